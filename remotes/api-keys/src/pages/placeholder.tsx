@@ -1,0 +1,15 @@
+import { useTranslation } from 'react-i18next';
+import { RemotePlaceholder } from '@atelier/ui';
+import type { PageKey } from '../routes.ts';
+import { NAMESPACE, REMOTE_NAME, REMOTE_VERSION } from '../remote.ts';
+
+export default function PlaceholderPage({ page }: { page: PageKey }) {
+  const { t } = useTranslation(NAMESPACE);
+  return (
+    <RemotePlaceholder
+      title={t(`pages.${page}.title`)}
+      lead={t(`pages.${page}.lead`)}
+      builtBy={t('builtBy', { name: REMOTE_NAME, version: REMOTE_VERSION })}
+    ></RemotePlaceholder>
+  );
+}

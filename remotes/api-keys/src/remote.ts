@@ -1,0 +1,4 @@
+export const REMOTE_NAME = 'api-keys';
+export const NAMESPACE = 'api-keys';
+/** Baked in at build time by rsbuild.shared.ts, so a release can carry its own version. */
+export const REMOTE_VERSION: string = process.env.ATELIER_REMOTE_VERSION ?? '0.0.0';

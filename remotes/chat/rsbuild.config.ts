@@ -1,0 +1,3 @@
+import { defineRemoteConfig } from '../../rsbuild.shared.ts';
+
+export default defineRemoteConfig(import.meta.dirname);

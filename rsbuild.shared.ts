@@ -1,0 +1,169 @@
+/**
+ * One factory for every app's Rsbuild + Module Federation config. The shared-dependency policy
+ * lives here and nowhere else: versions come from the pnpm catalog (pnpm-workspace.yaml), the
+ * list of federated singletons from FEDERATED below.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, type RsbuildConfig } from '@rsbuild/core';
+import { pluginReact } from '@rsbuild/plugin-react';
+import { pluginModuleFederation } from '@module-federation/rsbuild-plugin';
+import { parse } from 'yaml';
+import { federationName } from './shared/contract/src/remote-module.ts';
+
+export const ROOT = dirname(fileURLToPath(import.meta.url));
+
+/** npm packages loaded once per page. Subpath keys (`react/`) share `react/jsx-runtime` etc. */
+export const FEDERATED_PACKAGES = [
+  'react',
+  'react-dom',
+  'react-router',
+  'i18next',
+  'react-i18next',
+  'zustand',
+  'mitt',
+  '@tanstack/react-query',
+] as const;
+export const FEDERATED_SUBPATHS = ['react', 'react-dom'] as const;
+export const WORKSPACE_SHARED = ['contract', 'events', 'session', 'i18n', 'api', 'ui', 'config'] as const;
+
+interface SharedEntry {
+  singleton: true;
+  requiredVersion: string;
+  strictVersion?: boolean;
+}
+
+export function readCatalog(root = ROOT): Record<string, string> {
+  const ws = parse(readFileSync(join(root, 'pnpm-workspace.yaml'), 'utf8')) as { catalog?: Record<string, string> };
+  return ws.catalog ?? {};
+}
+
+function workspaceVersion(pkg: string, root = ROOT): string {
+  return (JSON.parse(readFileSync(join(root, 'shared', pkg, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+/** The `shared` map every app (host and remotes) is built with. */
+export function federatedShared(root = ROOT): Record<string, SharedEntry> {
+  const catalog = readCatalog(root);
+  const shared: Record<string, SharedEntry> = {};
+  for (const name of FEDERATED_PACKAGES) {
+    const range = catalog[name];
+    if (!range) throw new Error(`${name} is federated but has no version in the pnpm catalog`);
+    shared[name] = { singleton: true, requiredVersion: range };
+  }
+  for (const name of FEDERATED_SUBPATHS) shared[`${name}/`] = { singleton: true, requiredVersion: catalog[name]! };
+  for (const pkg of WORKSPACE_SHARED) {
+    const v = workspaceVersion(pkg, root);
+    // A workspace package is pinned to its major: a remote built against contract 1.x must
+    // never silently run on 2.x.
+    shared[`@atelier/${pkg}`] = { singleton: true, requiredVersion: `^${v}` };
+  }
+  return shared;
+}
+
+
+interface PackageJson {
+  name: string;
+  version: string;
+  atelier?: { remote?: string; devPort?: number };
+}
+
+function readPackage(dir: string): PackageJson {
+  return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as PackageJson;
+}
+
+const commonConfig = (appDir: string): RsbuildConfig => ({
+  plugins: [pluginReact()],
+  source: {
+    entry: { index: join(appDir, 'src/index.ts') },
+  },
+  output: {
+    cleanDistPath: true,
+    // The dashboard is a modern-browser product; no legacy transpilation.
+    overrideBrowserslist: ['chrome >= 111', 'edge >= 111', 'firefox >= 115', 'safari >= 16.4'],
+  },
+  performance: { chunkSplit: { strategy: 'split-by-experience' } },
+});
+
+/** Config for one remote: exposes `./module`, builds to its own dist with mf-manifest.json. */
+export function defineRemoteConfig(appDir: string) {
+  const pkg = readPackage(appDir);
+  const remote = pkg.atelier?.remote;
+  if (!remote) throw new Error(`${pkg.name}: package.json lacks atelier.remote`);
+  const base = commonConfig(appDir);
+  return defineConfig({
+    ...base,
+    source: {
+      ...base.source,
+      define: {
+        'process.env.ATELIER_REMOTE_VERSION': JSON.stringify(process.env.ATELIER_REMOTE_VERSION ?? pkg.version),
+      },
+    },
+    server: { port: pkg.atelier?.devPort ?? 3001, cors: true },
+    dev: { assetPrefix: true },
+    output: {
+      ...base.output,
+      assetPrefix: 'auto',
+      distPath: { root: process.env.ATELIER_OUT_DIR ?? join(appDir, 'dist') },
+    },
+    html: { template: undefined },
+    plugins: [
+      ...(base.plugins ?? []),
+      pluginModuleFederation({
+        name: federationName(remote),
+        filename: 'remoteEntry.js',
+        exposes: { './module': join(appDir, 'src/module.ts') },
+        shared: federatedShared(),
+        manifest: true,
+        dts: false,
+        shareStrategy: 'loaded-first',
+      }),
+    ],
+  });
+}
+
+/**
+ * Config for the shell. With `monolith`, the same shell is built without Module Federation and
+ * with every remote bundled in, for the web benchmark's comparison.
+ */
+export function defineShellConfig(appDir: string, options: { monolith?: boolean } = {}) {
+  const pkg = readPackage(appDir);
+  const base = commonConfig(appDir);
+  const monolith = options.monolith ?? process.env.ATELIER_MONOLITH === '1';
+  return defineConfig({
+    ...base,
+    source: {
+      ...base.source,
+      define: {
+        'process.env.ATELIER_SHELL_VERSION': JSON.stringify(pkg.version),
+        'process.env.ATELIER_BUILD_TIME': JSON.stringify(Date.now()),
+      },
+    },
+    resolve: {
+      alias: {
+        '#remote-loader': join(appDir, 'src/remotes', monolith ? 'load-bundled.ts' : 'load-federated.ts'),
+      },
+    },
+    server: { port: 3000 },
+    html: { template: join(appDir, 'src/index.html'), inject: 'head', scriptLoading: 'defer' },
+    output: {
+      ...base.output,
+      assetPrefix: '/',
+      distPath: { root: process.env.ATELIER_OUT_DIR ?? join(appDir, monolith ? 'dist-monolith' : 'dist') },
+    },
+    plugins: monolith
+      ? base.plugins
+      : [
+          ...(base.plugins ?? []),
+          pluginModuleFederation({
+            name: 'atelier_shell',
+            remotes: {},
+            shared: federatedShared(),
+            manifest: true,
+            dts: false,
+            shareStrategy: 'loaded-first',
+          }),
+        ],
+  });
+}

@@ -1,0 +1,4 @@
+export { Button } from './button.tsx';
+export type { ButtonProps } from './button.tsx';
+export { RemotePlaceholder } from './remote-placeholder.tsx';
+export { Spinner } from './spinner.tsx';

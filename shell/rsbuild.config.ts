@@ -1,0 +1,3 @@
+import { defineShellConfig } from '../rsbuild.shared.ts';
+
+export default defineShellConfig(import.meta.dirname);

@@ -1,0 +1,75 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router';
+import { I18nextProvider } from 'react-i18next';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { createApiClient } from '@atelier/api';
+import { applyTheme, parsePublicConfig } from '@atelier/config';
+import { detectLanguage, languageCookie, localePath, readLanguageCookie, splitLocalePath } from '@atelier/i18n';
+import { configureSession, sessionStore, type SessionFetchResult } from '@atelier/session';
+import { loadRemoteModule } from '#remote-loader';
+import '@atelier/ui/tokens.css';
+import { Toaster } from './chrome/toaster.tsx';
+import { ShellI18n } from './i18n.ts';
+import { RemoteLoader, RemoteLoaderContext, fetchRegistry, initialRegistry } from './remotes/index.ts';
+import { createAppRouter } from './routes.tsx';
+import { ShellProvider, createShellServices } from './shell-context.tsx';
+
+/**
+ * First visit without a prefix: the remembered language, else the browser's, picks the prefix.
+ * Runs before the router exists, so the first render is already in the right language.
+ */
+function settleLanguagePrefix() {
+  const { prefix, path } = splitLocalePath(window.location.pathname);
+  if (prefix) return prefix;
+  const remembered = readLanguageCookie(document.cookie);
+  const language = remembered ?? detectLanguage(navigator.languages);
+  if (!remembered) document.cookie = languageCookie(language, window.location.protocol === 'https:');
+  if (language === 'en') return 'en';
+  window.history.replaceState(null, '', localePath(language, path) + window.location.search + window.location.hash);
+  return language;
+}
+
+async function start() {
+  const language = settleLanguagePrefix();
+  const i18n = new ShellI18n();
+  const configPromise = fetch('/config.json')
+    .then((r) => (r.ok ? r.json() : {}))
+    .catch(() => ({}));
+  const [registry] = await Promise.all([initialRegistry(), i18n.init(language)]);
+  void configPromise.then((c) => applyTheme(parsePublicConfig(c)));
+
+  const api = createApiClient({ onUnauthorized: () => sessionStore.getState().expire() });
+  configureSession(() => api<SessionFetchResult>('/api/auth/session'));
+  void sessionStore
+    .getState()
+    .refresh()
+    .catch(() => undefined);
+
+  const loader = new RemoteLoader({
+    registry,
+    load: loadRemoteModule,
+    fetchRegistry: () => fetchRegistry(),
+    prepare: (module) => i18n.addRemote(module.i18n),
+  });
+  const services = createShellServices(i18n);
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: 10_000 } } });
+  const router = createAppRouter();
+
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <I18nextProvider i18n={i18n.instance}>
+        <QueryClientProvider client={queryClient}>
+          <ShellProvider value={services}>
+            <RemoteLoaderContext.Provider value={loader}>
+              <RouterProvider router={router} />
+              <Toaster />
+            </RemoteLoaderContext.Provider>
+          </ShellProvider>
+        </QueryClientProvider>
+      </I18nextProvider>
+    </StrictMode>,
+  );
+}
+
+void start();
