@@ -107,12 +107,12 @@ export function mountDeployRoot(app: Hono, options: DeployRootOptions) {
   });
 
   /** An app route: index.html with the registry inlined; 404 status where no remote owns it. */
-  async function appPage(c: Context): Promise<Response> {
+  async function appPage(c: Context, urlPath: string | null): Promise<Response> {
     const index = await load(join(root, 'index.html'));
     if (!index) return c.text('The shell is not built yet: run npm run build.', 503);
     const reg = await registry();
-    const { path } = splitLocalePath(c.req.path);
-    const known = findMount(reg, path) !== null;
+    // null: the document itself was asked for (/index.html), not an app route.
+    const known = urlPath === null || findMount(reg, splitLocalePath(urlPath).path) !== null;
     const inline = `<script>window.__ATELIER_REGISTRY__=${JSON.stringify(reg).replace(/</g, '\\u003c')}</script>`;
     const html = index.raw.toString('utf8').replace('</head>', `${inline}</head>`);
     return send(c, { key: '', raw: Buffer.from(html) }, '.html', NEVER_CACHE, known ? 200 : 404);
@@ -121,12 +121,12 @@ export function mountDeployRoot(app: Hono, options: DeployRootOptions) {
   app.on(['GET', 'HEAD'], '*', async (c) => {
     const urlPath = decodeURIComponent(c.req.path);
     const ext = extname(urlPath);
-    if (!ext) return appPage(c);
+    if (!ext) return appPage(c, urlPath);
     const abs = normalize(join(root, urlPath));
     if (!abs.startsWith(root + sep)) return c.notFound();
     const file = await load(abs);
     if (!file) return c.notFound();
-    if (urlPath === '/index.html') return appPage(c);
+    if (urlPath === '/index.html') return appPage(c, null);
     return send(c, file, ext, cacheControlFor(urlPath));
   });
 }

@@ -46,12 +46,12 @@ export function errorMessageKey(code: ErrorCode): `common:errors.${ErrorCode}` {
 
 export class ApiError extends Error {
   override name = 'ApiError';
-  constructor(
-    readonly code: ErrorCode,
-    readonly status: number,
-    message: string,
-  ) {
+  readonly code: ErrorCode;
+  readonly status: number;
+  constructor(code: ErrorCode, status: number, message: string) {
     super(message);
+    this.code = code;
+    this.status = status;
   }
 }
 

@@ -9,15 +9,16 @@ export type RemoteFailure =
 
 export class RemoteLoadError extends Error {
   override name = 'RemoteLoadError';
-  constructor(
-    readonly remote: string,
-    readonly failure: RemoteFailure,
-  ) {
+  readonly remote: string;
+  readonly failure: RemoteFailure;
+  constructor(remote: string, failure: RemoteFailure) {
     super(
       failure.kind === 'incompatible'
         ? `remote ${remote} was built for contract ${failure.actual}, the shell speaks ${failure.expected}`
         : `remote ${remote} could not be loaded: ${String((failure.cause as Error)?.message ?? failure.cause)}`,
     );
+    this.remote = remote;
+    this.failure = failure;
   }
 }
 
@@ -57,7 +58,10 @@ export class RemoteLoader {
   /** Entries already handed to the federation runtime, so a different one is loaded fresh. */
   private readonly loadedEntry = new Map<string, string>();
 
-  constructor(private readonly options: RemoteLoaderOptions) {
+  private readonly options: RemoteLoaderOptions;
+
+  constructor(options: RemoteLoaderOptions) {
+    this.options = options;
     this.registry = options.registry;
   }
 
