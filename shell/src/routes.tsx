@@ -51,7 +51,10 @@ function localeTree(prefix: Language | null): RouteObject {
     path: prefix ? `/${prefix}` : '/',
     element: <LocaleRoot prefix={prefix} />,
     errorElement: <RouteErrorScreen />,
-    children: [{ path: '*', element: <RemoteSwitch /> }],
+    children: [
+      { index: true, element: <RemoteSwitch /> },
+      { path: '*', element: <RemoteSwitch /> },
+    ],
   };
 }
 
