@@ -13,6 +13,7 @@ import { parse } from 'yaml';
 import { federationName } from './shared/contract/src/remote-module.ts';
 
 export const ROOT = dirname(fileURLToPath(import.meta.url));
+const LOCAL_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1)(:\d+)?$/;
 
 /** npm packages loaded once per page. Subpath keys (`react/`) share `react/jsx-runtime` etc. */
 export const FEDERATED_PACKAGES = [
@@ -100,8 +101,9 @@ export function defineRemoteConfig(appDir: string) {
         'process.env.ATELIER_REMOTE_VERSION': JSON.stringify(process.env.ATELIER_REMOTE_VERSION ?? pkg.version),
       },
     },
-    server: { port: pkg.atelier?.devPort ?? 3001, cors: true },
-    dev: { assetPrefix: true },
+    // In dev mode the shell (or the production server) loads this remote from its dev server.
+    server: { port: pkg.atelier?.devPort ?? 3001, cors: { origin: LOCAL_ORIGIN } },
+    dev: { assetPrefix: true, client: { host: 'localhost', port: pkg.atelier?.devPort ?? 3001 } },
     output: {
       ...base.output,
       assetPrefix: 'auto',
@@ -118,6 +120,8 @@ export function defineRemoteConfig(appDir: string) {
         manifest: true,
         dts: false,
         shareStrategy: 'loaded-first',
+        // Use the shell's federation runtime instead of shipping a copy in every remote entry.
+        experiments: { externalRuntime: true },
       }),
     ],
   });
@@ -145,7 +149,11 @@ export function defineShellConfig(appDir: string, options: { monolith?: boolean 
         '#remote-loader': join(appDir, 'src/remotes', monolith ? 'load-bundled.ts' : 'load-federated.ts'),
       },
     },
-    server: { port: 3000 },
+    // Dev mode: the API, registry and runtime config come from the server (npm run dev starts it).
+    server: {
+      port: 3000,
+      proxy: Object.fromEntries(['/api', '/remotes.json', '/config.json', '/version.json'].map((p) => [p, `http://localhost:${process.env.ATELIER_SERVER_PORT ?? 8080}`])),
+    },
     html: { template: join(appDir, 'src/index.html'), inject: 'head', scriptLoading: 'defer' },
     output: {
       ...base.output,
@@ -163,6 +171,7 @@ export function defineShellConfig(appDir: string, options: { monolith?: boolean 
             manifest: true,
             dts: false,
             shareStrategy: 'loaded-first',
+            experiments: { provideExternalRuntime: true },
           }),
         ],
   });
