@@ -93,6 +93,10 @@ export function defineRemoteConfig(appDir: string) {
   const remote = pkg.atelier?.remote;
   if (!remote) throw new Error(`${pkg.name}: package.json lacks atelier.remote`);
   const base = commonConfig(appDir);
+  // `npm run dev -- --remote x`: this remote in dev mode inside the production shell, whose React
+  // is the production build. It must then emit production JSX and reload the page on change,
+  // since Fast Refresh needs React's development build.
+  const againstProduction = process.env.ATELIER_AGAINST_PRODUCTION === '1';
   return defineConfig({
     ...base,
     source: {
@@ -103,7 +107,11 @@ export function defineRemoteConfig(appDir: string) {
     },
     // In dev mode the shell (or the production server) loads this remote from its dev server.
     server: { port: pkg.atelier?.devPort ?? 3001, cors: { origin: LOCAL_ORIGIN } },
-    dev: { assetPrefix: true, client: { host: 'localhost', port: pkg.atelier?.devPort ?? 3001 } },
+    dev: {
+      assetPrefix: true,
+      client: { host: 'localhost', port: pkg.atelier?.devPort ?? 3001 },
+      ...(againstProduction ? { hmr: false, liveReload: true } : {}),
+    },
     output: {
       ...base.output,
       assetPrefix: 'auto',
@@ -111,7 +119,7 @@ export function defineRemoteConfig(appDir: string) {
     },
     html: { template: undefined },
     plugins: [
-      ...(base.plugins ?? []),
+      againstProduction ? pluginReact({ fastRefresh: false, swcReactOptions: { development: false } }) : pluginReact(),
       pluginModuleFederation({
         name: federationName(remote),
         filename: 'remoteEntry.js',

@@ -45,7 +45,7 @@ await main(async () => {
     const remote = remotePackage(flags.remote);
     await buildAll(DEPLOY_DIR);
     server(DEPLOY_DIR, { [remote.name]: devUrl(remote.devPort) });
-    start(remote.name, 'pnpm', ['exec', 'rsbuild', 'dev'], remote.dir);
+    start(remote.name, 'pnpm', ['exec', 'rsbuild', 'dev'], remote.dir, { ATELIER_AGAINST_PRODUCTION: '1' });
     log(`${remote.name} runs from its dev server on :${remote.devPort}; everything else is the production build`);
     log('open http://localhost:8080/');
   } else {
