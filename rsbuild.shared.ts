@@ -146,9 +146,12 @@ export function defineShellConfig(appDir: string, options: { monolith?: boolean 
   return defineConfig({
     ...base,
     source: {
-      ...base.source,
+      // Without federation there is no shared-module negotiation, so no async boundary either.
+      entry: { index: join(appDir, 'src', monolith ? 'bootstrap.tsx' : 'index.ts') },
       define: {
         'process.env.ATELIER_SHELL_VERSION': JSON.stringify(pkg.version),
+        // The monolith bundles the remotes' sources, which read their version at build time.
+        ...(monolith ? { 'process.env.ATELIER_REMOTE_VERSION': JSON.stringify('bundled') } : {}),
         'process.env.ATELIER_BUILD_TIME': JSON.stringify(Date.now()),
       },
     },
