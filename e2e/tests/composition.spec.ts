@@ -91,7 +91,7 @@ test('shared singletons load once: the session store and the event bus cross rem
 
   // Every federated package has exactly one instance in the page, the shell's, used by the remotes.
   const share = await page.evaluate(() => {
-    const fed = (window as unknown as { __FEDERATION__: { __SHARE__: Record<string, Record<string, Record<string, Record<string, { from: string; loaded?: boolean; useIn?: string[] }>>>> } }).__FEDERATION__;
+    const fed = (window as unknown as { __FEDERATION__: { __SHARE__: Record<string, Record<string, Record<string, Record<string, { from: string; loaded?: boolean; useIn?: string[]; treeShaking?: { loaded?: boolean; useIn?: string[] } }>>>> } }).__FEDERATION__;
     // Every federation instance in the page points at the same share scope: count each
     // provider once, by identity.
     const seen = new Set<object>();
@@ -105,8 +105,9 @@ test('shared singletons load once: the session store and the event bus cross rem
             seen.add(s);
             e.versions.push(v);
             e.from.push(s.from);
-            if (s.loaded) e.loaded += 1;
-            e.useIn.push(...(s.useIn ?? []));
+            // A tree-shaken shared module records its state under `treeShaking`.
+            if (s.loaded || s.treeShaking?.loaded) e.loaded += 1;
+            e.useIn.push(...(s.useIn ?? []), ...(s.treeShaking?.useIn ?? []));
           }
         }
       }

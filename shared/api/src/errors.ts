@@ -26,13 +26,25 @@ export const ERROR_CODES = [
   'CREDITS_NOT_ENOUGH',
   'LOGIN_REQUIRED',
   'VIDEO_PROMPT_REQUIRED',
+  // The API's own failures, beyond the seed's list: each has a message in every language.
+  'VALIDATION_FAILED',
+  'NOT_FOUND',
+  'FORBIDDEN',
+  'RATE_LIMITED',
+  'PAYLOAD_TOO_LARGE',
+  'EMAIL_TAKEN',
+  'INVALID_CREDENTIALS',
+  'ACCOUNT_DISABLED',
+  'RESET_LINK_INVALID',
+  'ORDER_NOT_PENDING',
+  'PAYMENT_FAILED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** The one error shape every `/api` route answers with. */
 export interface ErrorBody {
-  error: { code: ErrorCode; message: string; status: number };
+  error: { code: ErrorCode; message: string; status: number; issues?: { path: string; message: string }[] };
 }
 
 export function isErrorCode(value: unknown): value is ErrorCode {

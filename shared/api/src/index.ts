@@ -2,3 +2,4 @@ export { ERROR_CODES, isErrorCode, errorMessageKey, ApiError, toApiError } from 
 export type { ErrorCode, ErrorBody } from './errors.ts';
 export { createApiClient, RETRY_STATUS_CODES } from './client.ts';
 export type { ApiClient, ApiClientOptions } from './client.ts';
+export * from './schemas/index.ts';
