@@ -173,7 +173,7 @@ export function defineShellConfig(appDir: string, options: { monolith?: boolean 
       port: 3000,
       proxy: Object.fromEntries(['/api', '/remotes.json', '/config.json', '/version.json'].map((p) => [p, `http://localhost:${process.env.ATELIER_SERVER_PORT ?? 8080}`])),
     },
-    html: { template: join(appDir, 'src/index.html'), inject: 'head', scriptLoading: 'defer' },
+    html: { template: join(appDir, 'src/index.html'), favicon: join(appDir, 'src/favicon.svg'), inject: 'head', scriptLoading: 'defer' },
     output: {
       ...base.output,
       assetPrefix: '/',
