@@ -30,7 +30,7 @@ export async function buildRemote(remote: RemotePackage, version: string, outDir
   await run('pnpm', ['exec', 'rsbuild', 'build'], {
     cwd: remote.dir,
     env: { ...process.env, NODE_ENV: 'production', ATELIER_REMOTE_VERSION: version, ATELIER_OUT_DIR: outDir },
-    stdio: 'inherit',
+    quiet: true,
   });
 }
 
@@ -61,7 +61,7 @@ export async function buildAll(deployDir: string): Promise<void> {
   const work: (() => Promise<void>)[] = [];
   if (!shellFresh) {
     work.push(async () => {
-      await run('pnpm', ['exec', 'rsbuild', 'build'], { cwd: join(ROOT, 'shell'), env: { ...process.env, NODE_ENV: 'production' }, stdio: 'inherit' });
+      await run('pnpm', ['exec', 'rsbuild', 'build'], { cwd: join(ROOT, 'shell'), env: { ...process.env, NODE_ENV: 'production' }, quiet: true });
       publishShell(deployDir, join(ROOT, 'shell', 'dist'), Date.now());
       writeFileSync(shellStamp, shellHash);
       log('shell built and published');

@@ -1,14 +1,23 @@
 import { spawn, type SpawnOptions } from 'node:child_process';
 import { ROOT } from './paths.ts';
 
-/** Runs a command with inherited output; rejects with its exit code. */
-export function run(cmd: string, args: string[], options: SpawnOptions = {}): Promise<void> {
+/**
+ * Runs a command; rejects with its exit code. With `quiet`, its output is kept back and shown
+ * only if it fails (builds are chatty and their success says nothing).
+ */
+export function run(cmd: string, args: string[], options: SpawnOptions & { quiet?: boolean } = {}): Promise<void> {
+  const { quiet, ...spawnOptions } = options;
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { stdio: 'inherit', cwd: ROOT, ...options });
+    const child = spawn(cmd, args, { stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit', cwd: ROOT, ...spawnOptions });
+    const output: Buffer[] = [];
+    child.stdout?.on('data', (b: Buffer) => output.push(b));
+    child.stderr?.on('data', (b: Buffer) => output.push(b));
     child.on('error', reject);
-    child.on('exit', (code, signal) =>
-      code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(' ')} exited with ${code ?? signal}`)),
-    );
+    child.on('exit', (code, signal) => {
+      if (code === 0) return resolve();
+      if (quiet) process.stderr.write(Buffer.concat(output));
+      reject(new Error(`${cmd} ${args.join(' ')} exited with ${code ?? signal}`));
+    });
   });
 }
 

@@ -36,7 +36,7 @@ async function serve(deployDir: string): Promise<{ url: string; stop: () => void
 
 /** The monolith: the same shell built without federation, remotes bundled in, same registry for routing. */
 async function buildMonolith(): Promise<string> {
-  await run('pnpm', ['exec', 'rsbuild', 'build'], { cwd: join(ROOT, 'shell'), env: { ...process.env, NODE_ENV: 'production', ATELIER_MONOLITH: '1' }, stdio: ['ignore', 'ignore', 'inherit'] });
+  await run('pnpm', ['exec', 'rsbuild', 'build'], { cwd: join(ROOT, 'shell'), env: { ...process.env, NODE_ENV: 'production', ATELIER_MONOLITH: '1' }, quiet: true });
   const dir = mkdtempSync(join(tmpdir(), 'atelier-monolith-'));
   cpSync(join(ROOT, 'shell', 'dist-monolith'), dir, { recursive: true });
   cpSync(join(DEPLOY_DIR, 'remotes.json'), join(dir, 'remotes.json'));
