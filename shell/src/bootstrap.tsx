@@ -4,12 +4,12 @@ import { RouterProvider } from 'react-router';
 import { I18nextProvider } from 'react-i18next';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createApiClient } from '@atelier/api';
-import { applyTheme, parsePublicConfig } from '@atelier/config';
 import { detectLanguage, languageCookie, localePath, readLanguageCookie, splitLocalePath } from '@atelier/i18n';
 import { configureSession, sessionStore, type SessionFetchResult } from '@atelier/session';
 import { loadRemoteModule } from '#remote-loader';
 import '@atelier/ui/tokens.css';
-import { Toaster } from './chrome/toaster.tsx';
+import { ErrorScreen } from './pages/error-screen.tsx';
+import { loadPublicConfig } from './public-config.ts';
 import { ShellI18n } from './i18n.ts';
 import { RemoteLoader, RemoteLoaderContext, fetchRegistry, initialRegistry } from './remotes/index.ts';
 import { createAppRouter } from './routes.tsx';
@@ -33,11 +33,8 @@ function settleLanguagePrefix() {
 async function start() {
   const language = settleLanguagePrefix();
   const i18n = new ShellI18n();
-  const configPromise = fetch('/config.json')
-    .then((r) => (r.ok ? r.json() : {}))
-    .catch(() => ({}));
+  void loadPublicConfig();
   const [registry] = await Promise.all([initialRegistry(), i18n.init(language)]);
-  void configPromise.then((c) => applyTheme(parsePublicConfig(c)));
 
   const api = createApiClient({ onUnauthorized: () => sessionStore.getState().expire() });
   configureSession(() => api<SessionFetchResult>('/api/auth/session'));
@@ -63,7 +60,6 @@ async function start() {
           <ShellProvider value={services}>
             <RemoteLoaderContext.Provider value={loader}>
               <RouterProvider router={router} />
-              <Toaster />
             </RemoteLoaderContext.Provider>
           </ShellProvider>
         </QueryClientProvider>
@@ -72,4 +68,22 @@ async function start() {
   );
 }
 
-void start();
+/** A failure before the app could render is fatal: show the error screen on its own. */
+function renderFatal(error: unknown) {
+  console.error('[atelier] the app could not start', error);
+  const i18n = new ShellI18n();
+  void i18n
+    .init(splitLocalePath(window.location.pathname).prefix ?? 'en')
+    .catch(() => undefined)
+    .then(() =>
+      createRoot(document.getElementById('root')!).render(
+        <I18nextProvider i18n={i18n.instance}>
+          <main id="main">
+            <ErrorScreen status={500} message={error instanceof Error ? error.message : undefined} />
+          </main>
+        </I18nextProvider>,
+      ),
+    );
+}
+
+start().catch(renderFatal);

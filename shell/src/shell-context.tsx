@@ -1,5 +1,6 @@
 import { createContext, useContext } from 'react';
-import type { Language } from '@atelier/contract';
+import type { Language, NotifyEvent } from '@atelier/contract';
+import { notify } from '@atelier/events';
 import { languageCookie } from '@atelier/i18n';
 import type { ShellI18n } from './i18n.ts';
 
@@ -7,6 +8,7 @@ export interface ShellServices {
   i18n: ShellI18n;
   /** Loads every namespace in use for `language`, switches, and remembers the choice. */
   changeLanguage(language: Language): Promise<void>;
+  notify(event: NotifyEvent): void;
 }
 
 export function createShellServices(i18n: ShellI18n): ShellServices {
@@ -16,6 +18,7 @@ export function createShellServices(i18n: ShellI18n): ShellServices {
       document.cookie = languageCookie(language, window.location.protocol === 'https:');
       await i18n.changeLanguage(language);
     },
+    notify,
   };
 }
 

@@ -38,4 +38,8 @@ export type AtelierEvents = {
   notify: NotifyEvent;
   /** Ask the shell to navigate; `to` has no language prefix, the shell adds the current one. */
   navigate: { to: string; replace?: boolean };
+  /** Ask the shell to reopen the cookie-consent choice (the cookies page does). */
+  'consent:manage': { source: string };
+  /** A page-level error a remote cannot show in place: the shell shows the full error screen. */
+  'app:error': { status: number; message?: string };
 };

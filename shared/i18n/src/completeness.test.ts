@@ -17,7 +17,7 @@ const NAMESPACES = [
  * Values that are correctly the same as English in some languages: brand names and words those
  * languages borrowed unchanged (de "Blog", fr "Documentation"). Whole sentences never are.
  */
-const SAME_EVERYWHERE = new Set(['API', 'Atelier', 'English', 'Blog', 'Chat', 'Video', 'Dashboard', 'Image', 'Administration', 'Documentation', 'Date', 'Type', 'Status', 'Image', 'Version']);
+const SAME_EVERYWHERE = new Set(['API', 'Atelier', 'English', 'Blog', 'Chat', 'Video', 'Dashboard', 'Image', 'Administration', 'Documentation', 'Date', 'Type', 'Status', 'Version', 'Notifications', 'Service worker']);
 /** A value with no words of its own once placeholders and brand names are gone (`© {{year}} Atelier`). */
 const wordless = (s: string) => !/\p{L}/u.test(s.replace(/\{\{\s*\w+\s*\}\}/g, '').replace(/Atelier|API/g, ''));
 const PLURAL = /_(zero|one|two|few|many|other)$/;

@@ -1,28 +1,18 @@
 import { Suspense, useCallback, useEffect, useState } from 'react';
 import { useRoutes } from 'react-router';
-import { useTranslation } from 'react-i18next';
 import type { RemoteModule } from '@atelier/contract';
-import { Spinner } from '@atelier/ui';
 import { useRemoteLoader } from './remote-context.tsx';
 import { RemoteLoadError, type LoadedRemote } from './remote-loader.ts';
 import { RemoteFallback } from './remote-fallback.tsx';
 import { RenderBoundary } from './render-boundary.tsx';
 import { NotFoundScreen } from '../pages/error-screen.tsx';
-import styles from './remote-fallback.module.css';
+import { PageLoading } from '../chrome/page-loading.tsx';
+import { loadingBar } from '../chrome/loading-bar.ts';
 
 type State =
   | { status: 'loading' }
   | { status: 'ready'; loaded: LoadedRemote }
   | { status: 'failed'; error: RemoteLoadError };
-
-function Loading() {
-  const { t } = useTranslation('shell');
-  return (
-    <div className={styles.loading}>
-      <Spinner label={t('remote.loading')} />
-    </div>
-  );
-}
 
 function RemoteRoutes({ module }: { module: RemoteModule }) {
   return useRoutes(module.routes) ?? <NotFoundScreen />;
@@ -40,7 +30,11 @@ export function RemoteOutlet({ remote }: { remote: string }) {
     setState({ status: 'loading' });
     loader.get(remote).then(
       (loaded) => live && setState({ status: 'ready', loaded }),
-      (error: RemoteLoadError) => live && setState({ status: 'failed', error }),
+      (error: RemoteLoadError) => {
+        if (!live) return;
+        loadingBar.error();
+        setState({ status: 'failed', error });
+      },
     );
     return () => {
       live = false;
@@ -60,7 +54,7 @@ export function RemoteOutlet({ remote }: { remote: string }) {
     }
   }, [loader, remote]);
 
-  if (state.status === 'loading') return <Loading />;
+  if (state.status === 'loading') return <PageLoading />;
   if (state.status === 'failed') {
     const f = state.error.failure;
     return (
@@ -79,9 +73,10 @@ export function RemoteOutlet({ remote }: { remote: string }) {
     <RenderBoundary
       key={`${attempt}:${module.version}`}
       fallback={() => <RemoteFallback remote={remote} kind="crashed" retrying={retrying} onRetry={retry} />}
+      onError={() => loadingBar.error()}
     >
       <div data-remote={module.name} data-remote-version={module.version} data-remote-fallback-version={fellBack ? '' : undefined}>
-        <Suspense fallback={<Loading />}>
+        <Suspense fallback={<PageLoading />}>
           <RemoteRoutes module={module} />
         </Suspense>
       </div>

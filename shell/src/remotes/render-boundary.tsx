@@ -2,6 +2,7 @@ import { Component, type ErrorInfo, type ReactNode } from 'react';
 
 interface Props {
   fallback: (error: Error) => ReactNode;
+  onError?: (error: Error) => void;
   children: ReactNode;
 }
 
@@ -15,6 +16,7 @@ export class RenderBoundary extends Component<Props, { error: Error | null }> {
 
   override componentDidCatch(error: Error, info: ErrorInfo) {
     console.error('[atelier] a remote failed while rendering', error, info.componentStack);
+    this.props.onError?.(error);
   }
 
   override render() {
