@@ -11,6 +11,7 @@ import { pluginReact } from '@rsbuild/plugin-react';
 import { pluginModuleFederation } from '@module-federation/rsbuild-plugin';
 import { parse } from 'yaml';
 import { federationName } from './shared/contract/src/remote-module.ts';
+import { pluginServiceWorker } from './shell/src/sw/rsbuild-plugin.ts';
 
 export const ROOT = dirname(fileURLToPath(import.meta.url));
 const LOCAL_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1)(:\d+)?$/;
@@ -25,22 +26,15 @@ export const FEDERATED_PACKAGES = [
   'zustand',
   'mitt',
   '@tanstack/react-query',
+  'zod',
 ] as const;
 export const FEDERATED_SUBPATHS = ['react', 'react-dom'] as const;
-/**
- * Large libraries of which the product uses a small part. A shared module is otherwise bundled
- * whole (react-router alone: 63 KiB gzip, 30 KiB shaken). With `runtime-infer`, the page gets
- * the shaken build while every loaded container's used exports are in it, and the full build
- * otherwise, so a remote released later that needs more still works.
- */
-const TREE_SHAKEN = new Set<string>(['react-router', 'i18next', 'react-i18next', '@tanstack/react-query']);
 export const WORKSPACE_SHARED = ['contract', 'events', 'session', 'i18n', 'api', 'ui', 'config'] as const;
 
 interface SharedEntry {
   singleton: true;
   requiredVersion: string;
   strictVersion?: boolean;
-  treeShaking?: { mode: 'runtime-infer' };
 }
 
 export function readCatalog(root = ROOT): Record<string, string> {
@@ -59,14 +53,18 @@ export function federatedShared(root = ROOT): Record<string, SharedEntry> {
   for (const name of FEDERATED_PACKAGES) {
     const range = catalog[name];
     if (!range) throw new Error(`${name} is federated but has no version in the pnpm catalog`);
-    shared[name] = { singleton: true, requiredVersion: range, ...(TREE_SHAKEN.has(name) ? { treeShaking: { mode: 'runtime-infer' as const } } : {}) };
+    // No `treeShaking` here: with `runtime-infer`, a remote calling an export the shell did not
+    // use (react-query's useQuery) got the shell's shaken build and crashed. Whole libraries cost
+    // more bytes but let a remote released later use any export.
+    shared[name] = { singleton: true, requiredVersion: range };
   }
   for (const name of FEDERATED_SUBPATHS) shared[`${name}/`] = { singleton: true, requiredVersion: catalog[name]! };
   for (const pkg of WORKSPACE_SHARED) {
     const v = workspaceVersion(pkg, root);
     // A workspace package is pinned to its major: a remote built against contract 1.x must
-    // never silently run on 2.x.
+    // never silently run on 2.x. Subpaths (`@atelier/api/schemas`) are shared the same way.
     shared[`@atelier/${pkg}`] = { singleton: true, requiredVersion: `^${v}` };
+    shared[`@atelier/${pkg}/`] = { singleton: true, requiredVersion: `^${v}` };
   }
   return shared;
 }
@@ -155,11 +153,13 @@ export function defineShellConfig(appDir: string, options: { monolith?: boolean 
     ...base,
     source: {
       // Without federation there is no shared-module negotiation, so no async boundary either.
-      entry: { index: join(appDir, 'src', monolith ? 'bootstrap.tsx' : 'index.ts') },
+      // The federated shell declares its entry in environments.web, beside the service worker.
+      ...(monolith ? { entry: { index: join(appDir, 'src', 'bootstrap.tsx') } } : {}),
       define: {
         'process.env.ATELIER_SHELL_VERSION': JSON.stringify(pkg.version),
-        // The monolith bundles the remotes' sources, which read their version at build time.
-        ...(monolith ? { 'process.env.ATELIER_REMOTE_VERSION': JSON.stringify('bundled') } : {}),
+        // The monolith bundles the remotes' sources, which read their version at build time,
+        // and has no service worker (pluginServiceWorker defines its URL in the federated shell).
+        ...(monolith ? { 'process.env.ATELIER_REMOTE_VERSION': JSON.stringify('bundled'), 'process.env.ATELIER_SERVICE_WORKER_URL': JSON.stringify('') } : {}),
         'process.env.ATELIER_BUILD_TIME': JSON.stringify(Date.now()),
       },
     },
@@ -179,10 +179,14 @@ export function defineShellConfig(appDir: string, options: { monolith?: boolean 
       assetPrefix: '/',
       distPath: { root: process.env.ATELIER_OUT_DIR ?? join(appDir, monolith ? 'dist-monolith' : 'dist') },
     },
+    // The page (`web`, the environment Module Federation applies to) and, added by
+    // pluginServiceWorker, the service worker (`sw`, shell/src/sw). Not in the monolith.
+    ...(monolith ? {} : { environments: { web: { source: { entry: { index: join(appDir, 'src', 'index.ts') } } } } }),
     plugins: monolith
       ? base.plugins
       : [
           ...(base.plugins ?? []),
+          pluginServiceWorker({ entry: join(appDir, 'src', 'sw', 'sw.ts') }),
           pluginModuleFederation({
             name: 'atelier_shell',
             remotes: {},

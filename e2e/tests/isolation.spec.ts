@@ -6,11 +6,15 @@ import { FIXTURES_DIR } from '../support/paths.ts';
 
 const dashboardNav = (page: Page) => page.getByRole('navigation', { name: 'Dashboard navigation' });
 
-/** Puts distinctive state in the page: 10 credits in the shared session and a marker a reload would lose. */
+/** Distinctive state in the page: 10 more credits in the shared session, and a marker a reload would lose. */
+let primedCredits = '';
 async function primeSession(page: Page, site: Site) {
   await page.goto(`${site.url}/dashboard/image`);
+  await expect(page.getByTestId('shell-credits')).toHaveText(/^\d+ credits$/);
+  const start = Number((await page.getByTestId('shell-credits').textContent())!.split(' ')[0]);
   await page.getByRole('button', { name: 'Add 10 preview credits (this browser only)' }).click();
-  await expect(page.getByTestId('shell-credits')).toHaveText('10 credits');
+  primedCredits = `${start + 10} credits`;
+  await expect(page.getByTestId('shell-credits')).toHaveText(primedCredits);
   await page.evaluate(() => ((window as unknown as { __noReload: boolean }).__noReload = true));
 }
 
@@ -24,10 +28,10 @@ async function expectIsolated(page: Page, kind: string) {
   await expect(fallback).toHaveAttribute('data-fallback-kind', kind);
   await expect(fallback.getByRole('button', { name: 'Retry' })).toBeVisible();
   await expect(dashboardNav(page)).toBeVisible();
-  await expect(page.getByTestId('shell-credits')).toHaveText('10 credits');
+  await expect(page.getByTestId('shell-credits')).toHaveText(primedCredits);
   await dashboardNav(page).getByRole('link', { name: 'Video' }).click();
   await expect(page.locator('[data-remote="video"]')).toBeVisible();
-  await expect(page.getByTestId('shell-credits')).toHaveText('10 credits');
+  await expect(page.getByTestId('shell-credits')).toHaveText(primedCredits);
   await dashboardNav(page).getByRole('link', { name: 'Chat' }).click();
   await expect(fallback).toBeVisible();
 }
@@ -49,7 +53,7 @@ test('a remote whose manifest 404s shows a fallback; publishing it and Retry rec
   await page.getByRole('button', { name: 'Retry' }).click();
   await expect(page.locator('[data-remote="chat"]')).toBeVisible();
   await expectNoReload(page);
-  await expect(page.getByTestId('shell-credits')).toHaveText('10 credits');
+  await expect(page.getByTestId('shell-credits')).toHaveText(primedCredits);
 });
 
 test('a remote whose entry script fails shows a fallback; a rollback and Retry recover without a reload', async ({ page, site }) => {

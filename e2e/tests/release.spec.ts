@@ -41,7 +41,6 @@ test('release switches one remote while the server runs; rollback switches it ba
   expect(cli('release', ['api-keys', '--version', next], site.deployDir)).toEqual({ remote: 'api-keys', version: next, previous: before });
   await page.reload();
   await expect(page.locator('[data-remote="api-keys"]')).toHaveAttribute('data-remote-version', next);
-  await expect(page.getByTestId('remote-build')).toContainText(next);
   expect(shellFingerprint(site.deployDir)).toEqual(shellBefore);
 
   // The other remotes did not move.

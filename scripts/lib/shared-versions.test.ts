@@ -18,9 +18,19 @@ describe('checkSharedVersions', () => {
     expect(problems[0]!.message).toBe('video@2.0.0 needs react@^20.0.0, but the shell provides react@19.3.1');
   });
 
-  it('flags a singleton the shell does not provide at all', () => {
-    const problems = checkSharedVersions(shell, [{ remote: 'chat', shared: [{ name: 'mitt', version: '3.0.1', singleton: true, requiredVersion: '^3.0.1' }] }]);
-    expect(problems[0]!.message).toContain('does not provide mitt');
+  it('accepts a singleton only remotes share when their versions agree', () => {
+    const zod = (version: string, requiredVersion: string) => ({ name: 'zod', version, singleton: true, requiredVersion });
+    expect(checkSharedVersions(shell, [{ remote: 'account', shared: [zod('4.6.7', '^4.6.0')] }, { remote: 'api-keys', shared: [zod('4.6.9', '^4.6.7')] }])).toEqual([]);
+  });
+
+  it('flags remotes sharing a singleton the shell does not, in versions that do not agree', () => {
+    const zod = (version: string, requiredVersion: string) => ({ name: 'zod', version, singleton: true, requiredVersion });
+    const problems = checkSharedVersions(shell, [{ remote: 'account', shared: [zod('4.6.7', '^4.6.7')] }, { remote: 'chat', shared: [zod('3.25.0', '^3.25.0')] }]);
+    expect(problems.map((p) => [p.remote, p.pkg, p.provided])).toEqual([
+      ['account', 'zod', '3.25.0'],
+      ['chat', 'zod', '4.6.7'],
+    ]);
+    expect(problems[0]!.message).toBe('account needs zod@^4.6.7, but chat would provide zod@3.25.0 if it loads first (the shell does not share zod)');
   });
 
   it('ignores non-singletons', () => {

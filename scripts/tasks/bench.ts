@@ -5,4 +5,5 @@ import { main, run } from '../lib/run.ts';
 
 await main(async () => {
   await run(process.execPath, [join(ROOT, 'scripts', 'tasks', 'bench-web.ts'), ...process.argv.slice(2)]);
+  await run(process.execPath, [join(ROOT, 'scripts', 'tasks', 'bench-api.ts')]);
 });

@@ -5,11 +5,15 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { createApp } from '../src/app.ts';
 import { DEFAULT_PUBLIC_CONFIG } from '@atelier/config';
+import { openDatabase, type DatabaseHandle } from '../src/db/client.ts';
+import { createServices } from '../src/services.ts';
+import { testConfig } from './support/testServer.ts';
 
 let deploy: string;
 let app: ReturnType<typeof createApp>;
+let database: DatabaseHandle;
 
-beforeAll(() => {
+beforeAll(async () => {
   deploy = mkdtempSync(join(tmpdir(), 'atelier-host-'));
   mkdirSync(join(deploy, 'static/js'), { recursive: true });
   mkdirSync(join(deploy, 'remotes/image/1.0.0'), { recursive: true });
@@ -34,9 +38,13 @@ beforeAll(() => {
       },
     }),
   );
-  app = createApp({ port: 0, host: '127.0.0.1', deployDir: deploy, remoteOverrides: {}, publicConfig: DEFAULT_PUBLIC_CONFIG });
+  database = await openDatabase({ pgliteDir: 'memory://' });
+  app = createApp(createServices(testConfig({ deployDir: deploy, publicConfig: DEFAULT_PUBLIC_CONFIG }), database.db));
 });
-afterAll(() => rmSync(deploy, { recursive: true, force: true }));
+afterAll(async () => {
+  rmSync(deploy, { recursive: true, force: true });
+  await database.close();
+});
 
 describe('deploy root hosting', () => {
   it('serves an app route with the registry inlined and safely escaped', async () => {
@@ -86,6 +94,6 @@ describe('deploy root hosting', () => {
   it('answers unknown API paths in the API error shape', async () => {
     const res = await app.request('/api/nope');
     expect(res.status).toBe(404);
-    expect(await res.json()).toMatchObject({ error: { code: 'UNKNOWN_ERROR', status: 404 } });
+    expect(await res.json()).toMatchObject({ error: { code: 'NOT_FOUND', status: 404 } });
   });
 });

@@ -3,17 +3,19 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { I18nextProvider } from 'react-i18next';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { createApiClient } from '@atelier/api';
+import { ApiError, api, configureApi } from '@atelier/api';
+import { bus } from '@atelier/events';
 import { detectLanguage, languageCookie, localePath, readLanguageCookie, splitLocalePath } from '@atelier/i18n';
 import { configureSession, sessionStore, type SessionFetchResult } from '@atelier/session';
 import { loadRemoteModule } from '#remote-loader';
 import '@atelier/ui/tokens.css';
 import { ErrorScreen } from './pages/error-screen.tsx';
-import { loadPublicConfig } from './public-config.ts';
+import { loadPublicConfig } from '@atelier/config/store';
 import { ShellI18n } from './i18n.ts';
 import { RemoteLoader, RemoteLoaderContext, fetchRegistry, initialRegistry } from './remotes/index.ts';
 import { createAppRouter } from './routes.tsx';
 import { ShellProvider, createShellServices } from './shell-context.tsx';
+import { UpdateNotice } from './updates/update-notice.tsx';
 
 /**
  * First visit without a prefix: the remembered language, else the browser's, picks the prefix.
@@ -36,12 +38,21 @@ async function start() {
   void loadPublicConfig();
   const [registry] = await Promise.all([initialRegistry(), i18n.init(language)]);
 
-  const api = createApiClient({ onUnauthorized: () => sessionStore.getState().expire() });
-  configureSession(() => api<SessionFetchResult>('/api/auth/session'));
+  configureApi({ onUnauthorized: () => sessionStore.getState().expire() });
+  configureSession({
+    fetchSession: () => api<SessionFetchResult>('/api/auth/session'),
+    endSession: async () => void (await api('/api/auth/logout', { method: 'POST' })),
+  });
   void sessionStore
     .getState()
     .refresh()
-    .catch(() => undefined);
+    .catch((err: unknown) => {
+      // The session cookie outlived its session: say so once, as the seed asks.
+      if (err instanceof ApiError && err.code === 'SESSION_EXPIRED') {
+        sessionStore.setState({ status: 'expired', checked: true });
+        bus.emit('session:expired', { reason: 'unauthorized' });
+      }
+    });
 
   const loader = new RemoteLoader({
     registry,
@@ -60,6 +71,7 @@ async function start() {
           <ShellProvider value={services}>
             <RemoteLoaderContext.Provider value={loader}>
               <RouterProvider router={router} />
+              <UpdateNotice />
             </RemoteLoaderContext.Provider>
           </ShellProvider>
         </QueryClientProvider>

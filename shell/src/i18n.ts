@@ -42,6 +42,13 @@ export class ShellI18n {
       interpolation: { escapeValue: false },
       react: { useSuspense: false },
       returnNull: false,
+      // A key missing in every language is a bug: say so, and keep a list for the e2e tests.
+      saveMissing: true,
+      missingKeyHandler: (_lngs, ns, key) => {
+        const list = ((window as unknown as { __atelierMissingKeys?: string[] }).__atelierMissingKeys ??= []);
+        list.push(`${ns}:${key}`);
+        console.warn(`[atelier] missing translation ${ns}:${key}`);
+      },
     });
     await this.ensure(language);
   }

@@ -47,6 +47,7 @@ function localeTree(prefix: Language | null): RouteObject {
     path: prefix ? `/${prefix}` : '/',
     children: [
       { index: true, element: <RemoteSwitch /> },
+      // SHELL_PATHS in @atelier/contract lists these for the server.
       { path: 'test', element: <Diagnostics /> },
       { path: '*', element: <RemoteSwitch /> },
     ],

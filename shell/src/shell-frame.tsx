@@ -1,7 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { LocaleProvider, localePath, splitLocalePath } from '@atelier/i18n';
+import { seoRouteFor } from '@atelier/i18n/seo';
 import { useBusEvent } from '@atelier/events';
 import { BackToTop } from './chrome/back-to-top.tsx';
 import { ConsentAndScripts } from './chrome/consent-banner.tsx';
@@ -9,7 +10,7 @@ import { LoadingBarView } from './chrome/loading-bar-view.tsx';
 import { Notifications } from './chrome/notifications.tsx';
 import { RouteAnnouncer } from './chrome/route-announcer.tsx';
 import { ErrorScreen } from './pages/error-screen.tsx';
-import { usePublicConfig } from './public-config.ts';
+import { usePublicConfig } from '@atelier/config/store';
 import { useShell } from './shell-context.tsx';
 
 /**
@@ -26,11 +27,24 @@ export function ShellFrame() {
   const config = usePublicConfig();
   const { t } = useTranslation('common');
   const [appError, setAppError] = useState<{ status: number; message?: string; path: string } | null>(null);
+  const seoKey = seoRouteFor(splitLocalePath(pathname).path).key;
+  const title = t(`seo.${seoKey}.title`);
+  const description = t(`seo.${seoKey}.description`);
 
   useEffect(() => {
     document.documentElement.lang = language;
     if (shell.i18n.language !== language) void shell.i18n.changeLanguage(language);
   }, [language, shell]);
+
+  // The server wrote the first page's head; client navigations keep it in step. Blog and docs
+  // pages refine the title from their content once it has loaded.
+  const firstPath = useRef(pathname);
+  useEffect(() => {
+    if (pathname === firstPath.current && document.title) return;
+    firstPath.current = '';
+    document.title = title;
+    document.querySelector('meta[name="description"]')?.setAttribute('content', description);
+  }, [pathname, title, description]);
 
   useBusEvent('navigate', ({ to, replace }) => navigate(localePath(prefix, to), { replace: replace ?? false }));
   useBusEvent('app:error', ({ status, message }) => setAppError({ status, message, path: pathname }));
@@ -49,7 +63,7 @@ export function ShellFrame() {
       ) : (
         <Outlet />
       )}
-      <RouteAnnouncer />
+      <RouteAnnouncer title={title} />
       <BackToTop />
       <Notifications />
       <ConsentAndScripts config={config} />

@@ -1,18 +1,15 @@
 import { createElement, lazy } from 'react';
 import { defineRemoteModule } from '@atelier/contract';
-import { ROUTES, type PageKey } from './routes.ts';
+import { ROUTES } from './routes.ts';
 import { NAMESPACE, REMOTE_NAME, REMOTE_VERSION } from './remote.ts';
 
-const PlaceholderPage = lazy(() => import('./pages/placeholder.tsx'));
+const ApiKeysPage = lazy(() => import('./pages/api-keys.tsx'));
 
 export default defineRemoteModule({
   name: REMOTE_NAME,
   version: REMOTE_VERSION,
   contract: 1,
-  routes: (Object.keys(ROUTES) as PageKey[]).map((page) => ({
-    path: ROUTES[page],
-    element: createElement(PlaceholderPage, { page }),
-  })),
+  routes: [{ path: ROUTES.keys, element: createElement(ApiKeysPage) }],
   i18n: {
     namespace: NAMESPACE,
     load: {

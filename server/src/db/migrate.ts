@@ -36,7 +36,7 @@ export async function migrate(db: Database, migrations = readMigrations()): Prom
       name text PRIMARY KEY,
       applied_at timestamptz NOT NULL DEFAULT now()
     )`);
-    const rows = await tx.execute<{ name: string }>(sql`SELECT name FROM atelier_migrations`);
+    const rows = (await tx.execute(sql`SELECT name FROM atelier_migrations`)) as unknown as { rows: { name: string }[] };
     const done = new Set(rows.rows.map((r) => r.name));
     const applied: string[] = [];
     for (const m of migrations) {

@@ -1,5 +1,5 @@
 import { and, desc, eq, lt } from 'drizzle-orm';
-import type { LedgerKind } from '@atelier/api';
+import type { LedgerKind } from '@atelier/api/schemas';
 import type { Database } from '../db/client.ts';
 import { creditBalances, creditLedger, type LedgerRow } from '../db/schema.ts';
 import { DomainError, notFound } from './errors.ts';

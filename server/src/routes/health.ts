@@ -1,10 +1,14 @@
-import { Hono } from 'hono';
+import { createRoute, z } from '@hono/zod-openapi';
+import { createRouter, jsonContent } from '../http/openapi.ts';
+
+const Health = z.object({ status: z.literal('ok'), startedAt: z.string() }).meta({ id: 'Health' });
 
 export function healthRoutes() {
-  const app = new Hono();
+  const app = createRouter();
   const startedAt = new Date().toISOString();
-  app.get('/health', (c) => c.json({ status: 'ok', startedAt }));
-  // Accounts arrive with the server issue; until then every visitor is anonymous.
-  app.get('/auth/session', (c) => c.json({ user: null }));
+  app.openapi(
+    createRoute({ method: 'get', path: '/health', tags: ['meta'], summary: 'Liveness', responses: { 200: jsonContent(Health, 'The server is up') } }),
+    (c) => c.json({ status: 'ok' as const, startedAt }, 200),
+  );
   return app;
 }

@@ -31,3 +31,16 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     }
   };
 }
+
+let configured: ApiClient = createApiClient();
+
+/** The shell configures the page's client once (401 handling); remotes then just call `api`. */
+export function configureApi(options: ApiClientOptions): void {
+  configured = createApiClient(options);
+}
+
+/**
+ * The page's API client. This package is a federated singleton, so the shell's configuration
+ * reaches every remote.
+ */
+export const api: ApiClient = (path, options) => configured(path, options);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PUBLIC_CONFIG, applyTheme, parsePublicConfig } from './index.ts';
+import { DEFAULT_PUBLIC_CONFIG, applyTheme, contrastingText, parsePublicConfig } from './index.ts';
 
 describe('public config', () => {
   it('keeps valid values', () => {
@@ -19,5 +19,13 @@ describe('public config', () => {
   it('applies the primary colour as a design token', () => {
     applyTheme(parsePublicConfig({ primaryColor: '#123456' }));
     expect(document.documentElement.style.getPropertyValue('--atelier-primary')).toBe('#123456');
+    expect(document.documentElement.style.getPropertyValue('--atelier-primary-contrast')).toBe('#ffffff');
+  });
+
+  it('keeps text on the primary colour readable', () => {
+    expect(contrastingText('#4f46e5')).toBe('#ffffff');
+    expect(contrastingText('#ffd400')).toBe('#15171c');
+    expect(contrastingText('#fff')).toBe('#15171c');
+    expect(contrastingText('#000')).toBe('#ffffff');
   });
 });

@@ -65,7 +65,29 @@ export function parsePublicConfig(json: unknown): PublicConfig {
   };
 }
 
-/** Sets the theme's design tokens from the primary colour. */
+function relativeLuminance(hex: string): number {
+  const h = hex.length === 4 ? hex.replace(/^#(.)(.)(.)$/, '#$1$1$2$2$3$3') : hex;
+  const [r, g, b] = [1, 3, 5].map((i) => {
+    const c = parseInt(h.slice(i, i + 2), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  }) as [number, number, number];
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+/** White or near-black, whichever reads better on the primary colour (WCAG contrast ratio). */
+export function contrastingText(primary: string): string {
+  const l = relativeLuminance(primary);
+  const onWhite = 1.05 / (l + 0.05);
+  const onDark = (l + 0.05) / 0.05;
+  return onWhite >= onDark ? '#ffffff' : '#15171c';
+}
+
+/** Sets the theme's design tokens from the primary colour, keeping text on it readable. */
 export function applyTheme(config: PublicConfig, root: HTMLElement = document.documentElement): void {
   root.style.setProperty('--atelier-primary', config.primaryColor);
+  root.style.setProperty('--atelier-primary-contrast', contrastingText(config.primaryColor));
+  document.querySelector('meta[name="theme-color"]')?.setAttribute('content', config.primaryColor);
 }
+
+// The page's config store (zustand, React) is at `@atelier/config/store`, so the server can use
+// this module without either.

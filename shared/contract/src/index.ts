@@ -10,6 +10,6 @@ export type {
   LayoutName,
   ContractCheck,
 } from './remote-module.ts';
-export { parseRegistry, findMount, RegistryError } from './registry.ts';
+export { parseRegistry, findMount, isAppPath, SHELL_PATHS, RegistryError } from './registry.ts';
 export type { RemoteRegistry, RegistryEntry, RegistryVersion, MountMatch } from './registry.ts';
 export type { AtelierEvents, ToastEvent, NotifyEvent, SessionSnapshot } from './events.ts';

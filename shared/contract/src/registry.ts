@@ -89,3 +89,12 @@ export function findMount(registry: RemoteRegistry, path: string): MountMatch | 
   }
   return best;
 }
+
+/** Pages the shell itself serves under every language prefix (not owned by any remote). */
+export const SHELL_PATHS: readonly string[] = ['/test'];
+
+/** Whether a language-less path is a page of the app: the shell's own or a remote's. */
+export function isAppPath(registry: RemoteRegistry, path: string): boolean {
+  const clean = path.length > 1 ? path.replace(/\/+$/, '') : path;
+  return SHELL_PATHS.includes(clean) || findMount(registry, clean) !== null;
+}

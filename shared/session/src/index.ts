@@ -22,6 +22,8 @@ export interface SessionState extends SessionSnapshot {
   refresh(): Promise<void>;
   /** True when logged in; otherwise asks the shell to show the login page and returns false. */
   requireLogin(): boolean;
+  /** Ends the session on the server, then here. */
+  signOut(): Promise<void>;
 }
 
 export interface SessionFetchResult {
@@ -30,11 +32,16 @@ export interface SessionFetchResult {
   credits?: number;
 }
 
-let fetchSession: (() => Promise<SessionFetchResult>) | null = null;
+interface SessionTransport {
+  fetchSession(): Promise<SessionFetchResult>;
+  endSession(): Promise<void>;
+}
 
-/** The shell wires the HTTP call once; keeping it injectable keeps this package free of fetch. */
-export function configureSession(fetcher: () => Promise<SessionFetchResult>): void {
-  fetchSession = fetcher;
+let transport: SessionTransport | null = null;
+
+/** The shell wires the HTTP calls once; keeping them injectable keeps this package free of fetch. */
+export function configureSession(calls: SessionTransport): void {
+  transport = calls;
 }
 
 function snapshot(s: SessionState): SessionSnapshot {
@@ -72,11 +79,16 @@ export const sessionStore = createStore<SessionState>()((set, get) => {
       publish();
     },
     async refresh() {
-      if (!fetchSession) throw new Error('configureSession() was not called');
-      const r = await fetchSession();
+      if (!transport) throw new Error('configureSession() was not called');
+      const r = await transport.fetchSession();
       if (r.user) get().login(r.user, r.role ?? 'user', r.credits ?? 0);
       else if (get().status === 'authenticated') get().expire();
       else set({ checked: true });
+    },
+    async signOut() {
+      if (!transport) throw new Error('configureSession() was not called');
+      await transport.endSession();
+      get().logout();
     },
     requireLogin() {
       if (get().status === 'authenticated') return true;

@@ -52,11 +52,21 @@ describe('session store', () => {
   });
 
   it('refresh reads the server session through the configured fetcher', async () => {
-    configureSession(async () => ({ user, role: 'user', credits: 42 }));
+    configureSession({ fetchSession: async () => ({ user, role: 'user', credits: 42 }), endSession: async () => undefined });
     await sessionStore.getState().refresh();
     expect(sessionStore.getState()).toMatchObject({ status: 'authenticated', credits: 42, checked: true });
-    configureSession(async () => ({ user: null }));
+    configureSession({ fetchSession: async () => ({ user: null }), endSession: async () => undefined });
     await sessionStore.getState().refresh();
     expect(sessionStore.getState().status).toBe('expired');
+  });
+
+  it('signOut ends the session on the server first, then locally', async () => {
+    const calls: string[] = [];
+    configureSession({ fetchSession: async () => ({ user: null }), endSession: async () => void calls.push('server') });
+    sessionStore.getState().login(user, 'user', 5);
+    bus.on('session:changed', () => calls.push('changed'));
+    await sessionStore.getState().signOut();
+    expect(calls).toEqual(['server', 'changed']);
+    expect(sessionStore.getState().status).toBe('anonymous');
   });
 });

@@ -3,6 +3,8 @@ import { NavLink } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { formatNumber, LocaleLink, useLocale, useLocalePath } from '@atelier/i18n';
 import { useSession } from '@atelier/session';
+import { RequireLogin } from './require-login.tsx';
+import { UserMenu } from './user-menu.tsx';
 import { LanguageSwitcher } from './language-switcher.tsx';
 import styles from './layout.module.css';
 
@@ -65,10 +67,10 @@ export function DashboardLayout({ children }: { children: ReactNode }) {
             {t('credits', { count: credits, formatted: formatNumber(language, credits) })}
           </span>
           <LanguageSwitcher />
-          <LocaleLink to="/user/profile">{t('nav.profile')}</LocaleLink>
+          <UserMenu />
         </div>
         <main id="main" className={styles.main} tabIndex={-1}>
-          {children}
+          <RequireLogin>{children}</RequireLogin>
         </main>
       </div>
     </div>

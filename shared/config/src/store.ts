@@ -1,7 +1,10 @@
 import { createStore, useStore } from 'zustand';
-import { applyTheme, parsePublicConfig, type PublicConfig } from '@atelier/config';
+import { applyTheme, parsePublicConfig, type PublicConfig } from './index.ts';
 
-/** The public runtime config (`/config.json`), null until it has answered. */
+/**
+ * The public runtime config (`/config.json`) of this page, null until it has answered. This
+ * package is a federated singleton: the shell loads it once, remotes read it.
+ */
 export const publicConfigStore = createStore<{ config: PublicConfig | null }>(() => ({ config: null }));
 
 export async function loadPublicConfig(): Promise<void> {
