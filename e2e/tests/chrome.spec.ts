@@ -62,7 +62,6 @@ test('client navigation is announced to screen readers', async ({ page, site }) 
 
 test('notifications and toasts keep the seed placement and timing', async ({ page, site }) => {
   await page.goto(`${site.url}/dashboard/image`);
-  await page.getByRole('button', { name: 'Add 10 preview credits (this browser only)' }).click();
   // The language switch confirms with a toast: 3 s, 8 px from the top.
   await page.getByRole('combobox', { name: 'Language' }).selectOption('fr');
   const toast = page.locator('[data-toast="success"]');

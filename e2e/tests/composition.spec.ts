@@ -76,22 +76,25 @@ test('unknown routes get the 404 screen without loading any remote', async ({ pa
 });
 
 test('shared singletons load once: the session store and the event bus cross remotes', async ({ page, site }) => {
-  await page.goto(`${site.url}/dashboard/video`);
+  // Remote "music" (loaded first) keeps a feed of the tasks other remotes submit.
+  await page.goto(`${site.url}/dashboard/music`);
   await expect(page.getByTestId('task-feed')).toHaveText('No tasks submitted from other parts of Atelier yet.');
   await expect(page.getByTestId('shell-credits')).toHaveText(/^\d+ credits$/);
   const start = Number((await page.getByTestId('shell-credits').textContent())!.split(' ')[0]);
-  const after = `${start + 10}`;
+  const after = `${start - 1}`;
 
-  // Remote "image" changes the shared store and emits an event; no page reload in between.
-  await page.getByRole('navigation', { name: 'Dashboard navigation' }).getByRole('link', { name: 'Image', exact: true }).click();
-  await page.getByRole('button', { name: 'Add 10 preview credits (this browser only)' }).click();
+  // Remote "image" generates a real picture: it spends a credit in the shared store and emits
+  // task:submitted; no page reload in between.
+  await page.getByRole('navigation', { name: 'Dashboard navigation' }).getByRole('link', { name: 'Text to Image' }).click();
+  await page.getByLabel('Prompt').fill('a lighthouse at dusk');
+  await page.getByLabel('Size').selectOption('512x512');
+  await page.getByRole('button', { name: 'Generate image' }).click();
   await expect(page.getByTestId('shell-credits')).toHaveText(`${after} credits`); // the shell sees it
-  await expect(page.locator('[data-remote="image"]').getByTestId('remote-credits')).toHaveText(`Credits in the shared session: ${after}`);
-  await page.getByRole('button', { name: 'Send a preview task event' }).click();
+  await expect(page.locator('[data-task-status="completed"] img')).toHaveCount(1, { timeout: 30_000 });
 
-  // Remote "video" sees both.
-  await page.getByRole('navigation', { name: 'Dashboard navigation' }).getByRole('link', { name: 'Video' }).click();
-  const video = page.locator('[data-remote="video"]');
+  // Remote "music" sees both.
+  await page.getByRole('navigation', { name: 'Dashboard navigation' }).getByRole('link', { name: 'Music' }).click();
+  const video = page.locator('[data-remote="music"]');
   await expect(video.getByTestId('remote-credits')).toHaveText(`Credits in the shared session: ${after}`);
   await expect(video.getByTestId('task-feed')).toHaveText('1 task submitted from another part of Atelier (last from image).');
 
@@ -126,6 +129,6 @@ test('shared singletons load once: the session store and the event bus cross rem
     expect(share[pkg]!.loaded, pkg).toBe(1);
   }
   for (const pkg of ['@atelier/session', '@atelier/events', 'react/jsx-runtime']) {
-    expect(share[pkg]!.useIn, pkg).toEqual(expect.arrayContaining(['atelier_shell', 'atelier_image', 'atelier_video']));
+    expect(share[pkg]!.useIn, pkg).toEqual(expect.arrayContaining(['atelier_shell', 'atelier_image', 'atelier_music']));
   }
 });

@@ -6,15 +6,13 @@ import { FIXTURES_DIR } from '../support/paths.ts';
 
 const dashboardNav = (page: Page) => page.getByRole('navigation', { name: 'Dashboard navigation' });
 
-/** Distinctive state in the page: 10 more credits in the shared session, and a marker a reload would lose. */
+/** State in the page: the signed-in session and its balance, and a marker a reload would lose. */
 let primedCredits = '';
 async function primeSession(page: Page, site: Site) {
   await page.goto(`${site.url}/dashboard/image`);
   await expect(page.getByTestId('shell-credits')).toHaveText(/^\d+ credits$/);
-  const start = Number((await page.getByTestId('shell-credits').textContent())!.split(' ')[0]);
-  await page.getByRole('button', { name: 'Add 10 preview credits (this browser only)' }).click();
-  primedCredits = `${start + 10} credits`;
-  await expect(page.getByTestId('shell-credits')).toHaveText(primedCredits);
+  primedCredits = (await page.getByTestId('shell-credits').textContent())!;
+  await expect(page.getByTestId('user-email')).toHaveText('Ada Tester');
   await page.evaluate(() => ((window as unknown as { __noReload: boolean }).__noReload = true));
 }
 
@@ -29,6 +27,7 @@ async function expectIsolated(page: Page, kind: string) {
   await expect(fallback.getByRole('button', { name: 'Retry' })).toBeVisible();
   await expect(dashboardNav(page)).toBeVisible();
   await expect(page.getByTestId('shell-credits')).toHaveText(primedCredits);
+  await expect(page.getByTestId('user-email')).toHaveText('Ada Tester');
   await dashboardNav(page).getByRole('link', { name: 'Video' }).click();
   await expect(page.locator('[data-remote="video"]')).toBeVisible();
   await expect(page.getByTestId('shell-credits')).toHaveText(primedCredits);

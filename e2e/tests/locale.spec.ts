@@ -56,8 +56,8 @@ test('switching language on a remote page keeps the route, re-renders the remote
 test('all ten languages render a dashboard page with no missing key', async ({ page, site }) => {
   const english = new Map<string, string>();
   for (const lang of LANGUAGES) {
-    await page.goto(`${site.url}/${lang}/dashboard/video`);
-    const remote = page.locator('[data-remote="video"]');
+    await page.goto(`${site.url}/${lang}/dashboard/music`);
+    const remote = page.locator('[data-remote="music"]');
     await expect(remote.locator('h1')).not.toBeEmpty();
     await expect(page.getByTestId('task-feed')).not.toBeEmpty();
     const missing = await page.evaluate(() => (window as unknown as { __atelierMissingKeys?: string[] }).__atelierMissingKeys ?? []);

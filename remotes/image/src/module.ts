@@ -3,7 +3,12 @@ import { defineRemoteModule } from '@atelier/contract';
 import { ROUTES, type PageKey } from './routes.ts';
 import { NAMESPACE, REMOTE_NAME, REMOTE_VERSION } from './remote.ts';
 
-const PlaceholderPage = lazy(() => import('./pages/placeholder.tsx'));
+const PAGES: Record<PageKey, ReturnType<typeof lazy>> = {
+  gallery: lazy(() => import('./pages/gallery.tsx')),
+  textToImage: lazy(() => import('./pages/text-to-image.tsx')),
+  imageToImage: lazy(() => import('./pages/image-to-image.tsx')),
+  detail: lazy(() => import('./pages/detail.tsx')),
+};
 
 export default defineRemoteModule({
   name: REMOTE_NAME,
@@ -11,7 +16,7 @@ export default defineRemoteModule({
   contract: 1,
   routes: (Object.keys(ROUTES) as PageKey[]).map((page) => ({
     path: ROUTES[page],
-    element: createElement(PlaceholderPage, { page }),
+    element: createElement(PAGES[page]),
   })),
   i18n: {
     namespace: NAMESPACE,

@@ -2,6 +2,7 @@ import { createElement, lazy } from 'react';
 import { defineRemoteModule } from '@atelier/contract';
 import { ROUTES, type PageKey } from './routes.ts';
 import { NAMESPACE, REMOTE_NAME, REMOTE_VERSION } from './remote.ts';
+import './task-feed.ts';
 
 const PlaceholderPage = lazy(() => import('./pages/placeholder.tsx'));
 

@@ -2,9 +2,12 @@ import { createElement, lazy } from 'react';
 import { defineRemoteModule } from '@atelier/contract';
 import { ROUTES, type PageKey } from './routes.ts';
 import { NAMESPACE, REMOTE_NAME, REMOTE_VERSION } from './remote.ts';
-import './task-feed.ts';
 
-const PlaceholderPage = lazy(() => import('./pages/placeholder.tsx'));
+const PAGES: Record<PageKey, ReturnType<typeof lazy>> = {
+  gallery: lazy(() => import('./pages/gallery.tsx')),
+  create: lazy(() => import('./pages/create.tsx')),
+  detail: lazy(() => import('./pages/detail.tsx')),
+};
 
 export default defineRemoteModule({
   name: REMOTE_NAME,
@@ -12,7 +15,7 @@ export default defineRemoteModule({
   contract: 1,
   routes: (Object.keys(ROUTES) as PageKey[]).map((page) => ({
     path: ROUTES[page],
-    element: createElement(PlaceholderPage, { page }),
+    element: createElement(PAGES[page]),
   })),
   i18n: {
     namespace: NAMESPACE,

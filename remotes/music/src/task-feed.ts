@@ -10,7 +10,7 @@ type Submitted = AtelierEvents['task:submitted'];
  */
 const taskFeed = createStore<{ seen: Submitted[] }>(() => ({ seen: [] }));
 bus.on('task:submitted', (event) => {
-  if (event.source === 'video') return;
+  if (event.source === 'music') return;
   taskFeed.setState((s) => ({ seen: [...s.seen.slice(-19), event] }));
 });
 
