@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { CreditPack } from '@atelier/api/schemas';
 import { DEFAULT_PUBLIC_CONFIG, isHexColor, type PublicConfig } from '@atelier/config';
 import type { S3Settings } from './storage/index.ts';
+import { loadBackends, type BackendSettings } from './engines/adapters/settings.ts';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
 const DEFAULT_PRICING_FILE = join(REPO_ROOT, 'server', 'config', 'pricing.json');
@@ -230,6 +231,8 @@ export interface GenerationSettings {
   /** How long an Idempotency-Key's first answer is kept for replays. */
   idempotencyTtlMs: number;
   webhooks: { timeoutMs: number; retryDelaysMs: number[] };
+  /** Real backends (OpenAI-compatible, ComfyUI, AUTOMATIC1111, Replicate) and the models they serve, from ATELIER_BACKENDS(_FILE). */
+  backends: BackendSettings[];
 }
 
 export function loadGenerationSettings(source: Env = process.env): GenerationSettings {
@@ -264,6 +267,7 @@ export function loadGenerationSettings(source: Env = process.env): GenerationSet
     rateLimit: { max: int('ATELIER_API_RATE_LIMIT', 120, 1), windowMs: MINUTE },
     idempotencyTtlMs: DAY,
     webhooks: { timeoutMs: 10_000, retryDelaysMs: [5_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000, 6 * 3_600_000] },
+    backends: loadBackends(env('ATELIER_BACKENDS'), env('ATELIER_BACKENDS_FILE'), source),
   };
 }
 

@@ -7,7 +7,7 @@ import { createContentIndex, type ContentIndex } from './domain/content.ts';
 import { LoginGuard } from './domain/loginGuard.ts';
 import { createOAuthProviders, type OAuthProvider } from './domain/oauthProviders.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
-import { ModelRegistry, builtinModels } from './engines/models.ts';
+import { configuredModels, type ModelRegistry } from './engines/models.ts';
 import { Generation } from './jobs/generation.ts';
 import { createMediaStorage, type MediaStorage } from './storage/index.ts';
 
@@ -45,7 +45,7 @@ export function createServices(config: ServerConfig, db: Database, options: { op
     generation: new Generation({
       db,
       models:
-        options.models ?? new ModelRegistry(builtinModels({ prices: config.generation.modelPrices, contentDir: config.contentDir, ...(config.generation.timeoutMs ? { timeoutMs: config.generation.timeoutMs } : {}) })),
+        options.models ?? configuredModels(config.generation, { contentDir: config.contentDir }),
       storage: options.storage ?? createMediaStorage({ dataDir: config.dataDir, s3: config.generation.s3 }),
       settings: config.generation,
       embedded: config.databaseUrl === null,

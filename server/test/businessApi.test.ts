@@ -332,8 +332,10 @@ describe.each(DATABASES)('the business API (/v1) through the openai SDK on %s', 
       expect(byMessage.size).toBe(2);
       for (const answers of byMessage.values()) expect(answers.at(-1)).toBe(204);
       expect(receiver.received.map((r) => r.answered).sort()).toEqual([204, 204, 500, 503]);
-      const rows = await server.database.db.select().from(webhookDeliveries).innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId)).where(eq(webhookEndpoints.id, hook.body.endpoint.id));
-      expect(rows.map((r) => r.webhook_deliveries.status)).toEqual(['delivered', 'delivered']);
+      // The receiver answers before the sender records the delivery: wait for the record.
+      const deliveryRows = () => server.database.db.select().from(webhookDeliveries).innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId)).where(eq(webhookEndpoints.id, hook.body.endpoint.id));
+      await expect.poll(async () => (await deliveryRows()).map((r) => r.webhook_deliveries.status), { timeout: 10_000 }).toEqual(['delivered', 'delivered']);
+      const rows = await deliveryRows();
       expect(rows.reduce((n, r) => n + r.webhook_deliveries.attempts, 0)).toBe(4);
       // A tampered body fails verification.
       await expect(verifier.webhooks.unwrap(delivered[0]!.body.replace('video', 'music'), delivered[0]!.headers as Record<string, string>)).rejects.toThrow();

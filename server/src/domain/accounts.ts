@@ -2,6 +2,7 @@ import { and, count, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { Role } from '@atelier/api/schemas';
 import type { Database } from '../db/client.ts';
 import { creditBalances, sessions, users, type UserRow } from '../db/schema.ts';
+import { announce } from './changes.ts';
 import { postCredits, openCreditAccount } from './creditsLedger.ts';
 import { DomainError, isUniqueViolation, notFound } from './errors.ts';
 import { hashPassword, verifyNothing, verifyPassword } from './passwords.ts';
@@ -114,7 +115,7 @@ export async function changeAccount(db: Database, userId: string, change: Accoun
   if (actorId === userId && (change.role === 'user' || change.disabled === true)) {
     throw new DomainError('FORBIDDEN', 403, 'admins cannot demote or disable themselves');
   }
-  return db.transaction(async (tx) => {
+  const changed = await db.transaction(async (tx) => {
     const [user] = await tx
       .update(users)
       .set({
@@ -129,4 +130,7 @@ export async function changeAccount(db: Database, userId: string, change: Accoun
     if (change.disabled === true) await tx.delete(sessions).where(eq(sessions.userId, userId));
     return user;
   });
+  // The account's API keys stop (or start again) working with it.
+  if (change.disabled !== undefined) announce(db, { kind: 'keys', userId });
+  return changed;
 }

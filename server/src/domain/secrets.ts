@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** 32 random bytes, URL-safe: session tokens, reset links, API key secrets. */
 export function randomToken(bytes = 32): string {
@@ -7,7 +7,7 @@ export function randomToken(bytes = 32): string {
 
 /** Tokens are stored only as this hash; they have full entropy, so no salt or slow hash is needed. */
 export function sha256Hex(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
+  return hash('sha256', value, 'hex');
 }
 
 export function safeEqual(a: string, b: string): boolean {

@@ -13,12 +13,19 @@ import type { ErrorCode } from '@atelier/api';
 import type { TaskKind, TaskMode, TaskStatus, Visibility } from '@atelier/api/schemas';
 import type { Database } from '../db/client.ts';
 import { media, tasks, type MediaRow, type TaskRow } from '../db/schema.ts';
+import { announce } from './changes.ts';
 import { refundCredits, spendCredits } from './creditsLedger.ts';
 import { DomainError, isUniqueViolation, notFound } from './errors.ts';
 import { randomToken } from './secrets.ts';
 import { enqueueTaskWebhooks } from './webhooks.ts';
 
 export const ACTIVE_STATUSES = ['submitted', 'queued', 'processing'] as const satisfies readonly TaskStatus[];
+
+/** Every write to a task row is announced once committed, for the caches of its status (domain/changes.ts). */
+function changed<T extends { id: string } | null | undefined>(db: Database, row: T): T {
+  if (row) announce(db, { kind: 'task', id: row.id });
+  return row;
+}
 
 export interface StoredFile {
   storageKey: string;
@@ -134,7 +141,7 @@ export async function markQueued(db: Database, id: string): Promise<TaskRow | un
     .set({ status: 'queued', updatedAt: new Date() })
     .where(and(eq(tasks.id, id), eq(tasks.status, 'submitted')))
     .returning();
-  return row;
+  return changed(db, row);
 }
 
 const claimSet = (workerId: string) => ({
@@ -158,12 +165,12 @@ export async function claimTask(db: Database, id: string, workerId: string): Pro
     .set(claimSet(workerId))
     .where(and(eq(tasks.id, id), inArray(tasks.status, [...ACTIVE_STATUSES])))
     .returning();
-  return row;
+  return changed(db, row);
 }
 
 /** The oldest queued task that is due, for the database-backed runner; SKIP LOCKED lets nodes share. */
 export async function claimNextTask(db: Database, workerId: string): Promise<TaskRow | undefined> {
-  return db.transaction(async (tx) => {
+  const claimed = await db.transaction(async (tx) => {
     const [next] = await tx
       .select({ id: tasks.id })
       .from(tasks)
@@ -175,6 +182,7 @@ export async function claimNextTask(db: Database, workerId: string): Promise<Tas
     const [row] = await tx.update(tasks).set(claimSet(workerId)).where(eq(tasks.id, next.id)).returning();
     return row;
   });
+  return changed(db, claimed);
 }
 
 /** Fenced by the worker id: a runner that lost its task cannot write over its successor. */
@@ -186,7 +194,7 @@ export async function recordProgress(db: Database, id: string, workerId: string,
     .set({ progress: Math.min(1, Math.max(0, progress)), etaMs: etaMs === null ? null : Math.max(0, Math.round(etaMs)), heartbeatAt: new Date(), updatedAt: new Date() })
     .where(runBy(id, workerId))
     .returning({ id: tasks.id });
-  return rows.length > 0;
+  return changed(db, rows[0]) !== undefined;
 }
 
 export async function heartbeat(db: Database, ids: string[], workerId: string): Promise<void> {
@@ -199,7 +207,7 @@ export async function heartbeat(db: Database, ids: string[], workerId: string): 
 
 /** processing → completed with its files; null when the task was cancelled or taken over meanwhile. */
 export async function completeTask(db: Database, id: string, workerId: string, outputs: (StoredFile & { id: string })[]): Promise<TaskRow | null> {
-  return db.transaction(async (tx) => {
+  const completed = await db.transaction(async (tx) => {
     const [row] = await tx
       .update(tasks)
       .set({ status: 'completed', progress: 1, etaMs: 0, finishedAt: new Date(), heartbeatAt: null, updatedAt: new Date() })
@@ -212,6 +220,7 @@ export async function completeTask(db: Database, id: string, workerId: string, o
     await enqueueTaskWebhooks(tx, row);
     return row;
   });
+  return changed(db, completed);
 }
 
 /** Back to the queue after a transient failure, not before `runAfter`. */
@@ -221,7 +230,7 @@ export async function retryTaskLater(db: Database, id: string, workerId: string,
     .set({ status: 'queued', runAfter, workerId: null, heartbeatAt: null, progress: 0, etaMs: null, updatedAt: new Date() })
     .where(runBy(id, workerId))
     .returning();
-  return row ?? null;
+  return changed(db, row ?? null);
 }
 
 async function endAndRefund(
@@ -231,7 +240,7 @@ async function endAndRefund(
   code: ErrorCode,
   message: string | null,
 ): Promise<TaskRow | null> {
-  return db.transaction(async (tx) => {
+  const ended = await db.transaction(async (tx) => {
     const [row] = await tx
       .update(tasks)
       .set({ status, errorCode: code, errorMessage: message?.slice(0, 1000) ?? null, etaMs: null, finishedAt: new Date(), heartbeatAt: null, updatedAt: new Date() })
@@ -242,6 +251,7 @@ async function endAndRefund(
     await enqueueTaskWebhooks(tx, row);
     return row;
   });
+  return changed(db, ended);
 }
 
 /**
@@ -271,12 +281,14 @@ export async function deleteTask(db: Database, userId: string, id: string): Prom
   if ((ACTIVE_STATUSES as readonly string[]).includes(task.status)) {
     wasActive = (await endAndRefund(db, eq(tasks.id, id), 'cancelled', 'TASK_CANCELLED', null)) !== null;
   }
-  return db.transaction(async (tx) => {
+  const removed = await db.transaction(async (tx) => {
     const files = await tx.select({ key: media.storageKey }).from(media).where(eq(media.taskId, id));
     const deleted = await tx.delete(tasks).where(and(eq(tasks.id, id), eq(tasks.userId, userId))).returning();
     if (deleted.length === 0) throw notFound('task');
     return { task: deleted[0]!, storageKeys: files.map((f) => f.key), wasActive };
   });
+  changed(db, removed.task);
+  return removed;
 }
 
 export async function setTaskVisibility(db: Database, userId: string, id: string, visibility: Visibility): Promise<TaskRow> {
@@ -286,7 +298,7 @@ export async function setTaskVisibility(db: Database, userId: string, id: string
     .where(and(eq(tasks.id, id), eq(tasks.userId, userId)))
     .returning();
   if (!row) throw notFound('task');
-  return row;
+  return changed(db, row);
 }
 
 /** The task's share token, made on first request and kept (the owner can copy the link again). */
@@ -297,7 +309,7 @@ export async function shareTask(db: Database, userId: string, id: string): Promi
     .where(and(eq(tasks.id, id), eq(tasks.userId, userId)))
     .returning();
   if (!row) throw notFound('task');
-  return row;
+  return changed(db, row);
 }
 
 export async function unshareTask(db: Database, userId: string, id: string): Promise<TaskRow> {
@@ -307,7 +319,7 @@ export async function unshareTask(db: Database, userId: string, id: string): Pro
     .where(and(eq(tasks.id, id), eq(tasks.userId, userId)))
     .returning();
   if (!row) throw notFound('task');
-  return row;
+  return changed(db, row);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -408,7 +420,7 @@ export async function recoverTask(db: Database, task: TaskRow, maxAttempts: numb
     .set({ status: 'queued', workerId: null, heartbeatAt: null, runAfter: new Date(), updatedAt: new Date() })
     .where(and(eq(tasks.id, task.id), eq(tasks.status, 'processing'), task.workerId ? eq(tasks.workerId, task.workerId) : isNull(tasks.workerId)))
     .returning();
-  return row ?? null;
+  return changed(db, row ?? null);
 }
 
 /** Submitted tasks that never reached the queue (the process stopped in between). */

@@ -3,7 +3,9 @@
  * within which limits. Built from the built-in engines' own descriptors; adapters to real
  * backends add entries the same way.
  */
+import type { GenerationSettings } from '../config.ts';
 import { DomainError } from '../domain/errors.ts';
+import { backendModels } from './adapters/index.ts';
 import { BUILTIN_CHAT_MODEL, createBuiltinChatEngine } from './chat/builtin/index.ts';
 import { createBuiltinImageEngine, proceduralImageModel } from './image/builtin/index.ts';
 import { BUILTIN_MUSIC_MODEL, createBuiltinMusicEngine } from './music/builtin/index.ts';
@@ -131,4 +133,19 @@ export function builtinModels(options: BuiltinModelOptions = {}): ModelEntry[] {
     engine: createBuiltinChatEngine(options.contentDir ? { contentDir: options.contentDir } : {}),
   });
   return entries;
+}
+
+/**
+ * The models a process serves, server and worker alike: the built-in ones, then those of the
+ * backends in ATELIER_BACKENDS. An adapter's model is priced by ATELIER_MODEL_PRICES, else its own
+ * `price`, else the kind's default; its time limit is ATELIER_TASK_TIMEOUT_SEC, else its own, else the kind's.
+ */
+export function configuredModels(settings: Pick<GenerationSettings, 'modelPrices' | 'timeoutMs' | 'backends'>, options: Omit<BuiltinModelOptions, 'prices' | 'timeoutMs'> = {}): ModelRegistry {
+  const timeoutMs = settings.timeoutMs ?? undefined;
+  const builtins = builtinModels({ ...options, prices: settings.modelPrices, ...(timeoutMs ? { timeoutMs } : {}) });
+  const adapters = backendModels(settings.backends, {
+    price: (id, unit, configured) => settings.modelPrices[id] ?? configured ?? DEFAULT_PRICES[unit],
+    timeoutMs: (kind, configured) => timeoutMs ?? configured ?? DEFAULT_TIMEOUT_MS[kind],
+  });
+  return new ModelRegistry([...builtins, ...adapters]);
 }

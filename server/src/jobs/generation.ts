@@ -14,7 +14,7 @@ import type { ModelRegistry } from '../engines/models.ts';
 import type { MediaStorage } from '../storage/index.ts';
 import { TaskJobQueue, startTaskWorker } from './bullQueue.ts';
 import { InProcessRunner } from './inProcessRunner.ts';
-import { createLocalEventBus, createRedisEventBus, taskEventOf, type TaskEventBus } from './taskEvents.ts';
+import { createLocalEventBus, createRedisEventBus, relayChanges, taskEventOf, type TaskEventBus } from './taskEvents.ts';
 import type { ExecutorDeps } from './taskExecutor.ts';
 import { TaskSweeper } from './taskSweeper.ts';
 import { WebhookDispatcher } from './webhookDispatcher.ts';
@@ -65,6 +65,7 @@ export class Generation {
   private started = false;
   private readonly closers: (() => Promise<void>)[] = [];
   private housekeeping: NodeJS.Timeout | null = null;
+  private unrelay: (() => void) | null = null;
 
   constructor(options: GenerationOptions) {
     this.db = options.db;
@@ -157,8 +158,11 @@ export class Generation {
 
   /** submitted → queued, and the runner or the job queue is told. */
   private async enqueue(task: TaskRow): Promise<TaskRow> {
-    const queued = (await markQueued(this.db, task.id)) ?? task;
-    this.events.publish(queued.userId, taskEventOf(queued));
+    const marked = await markQueued(this.db, task.id);
+    // Null: a runner already claimed the task and announced newer states; a stale
+    // "submitted" sent now would arrive after "processing".
+    if (marked) this.events.publish(marked.userId, taskEventOf(marked));
+    const queued = marked ?? task;
     const queue = this.jobQueue();
     if (queue) await queue.add(queued.id, queued.attempts + 1);
     else this.runner?.wake();
@@ -208,6 +212,8 @@ export class Generation {
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
+    // With Redis, the other nodes' caches hear of this one's changes, and this one's of theirs.
+    if (this.settings.redisUrl) this.unrelay = relayChanges(this.db, this.events);
     this.sweeper = new TaskSweeper(this.deps, async (tasks) => {
       for (const task of tasks) {
         const queue = this.jobQueue();
@@ -249,6 +255,8 @@ export class Generation {
     await this.webhooks.stop();
     await this.queue?.close();
     this.queue = null;
+    this.unrelay?.();
+    this.unrelay = null;
     await this.eventBus?.close();
     this.eventBus = null;
     await Promise.allSettled(this.closers.splice(0).map((close) => close()));

@@ -1,15 +1,18 @@
 /**
  * Task status changes, for the browsers watching them (server-sent events) and for the runners
  * (a cancel must reach whichever process runs the task). In one process an EventEmitter does it;
- * with REDIS_URL every node and worker publishes to one Redis channel and relays what it hears.
+ * with REDIS_URL every node and worker publishes to one Redis channel and relays what it hears,
+ * including the data changes other nodes' caches must drop (`relayChanges`).
  */
 import { EventEmitter } from 'node:events';
 import { Redis } from 'ioredis';
 import { isErrorCode } from '@atelier/api';
 import type { TaskEvent } from '@atelier/api/schemas';
+import type { Database } from '../db/client.ts';
 import type { TaskRow } from '../db/schema.ts';
+import { announce, onChange, type DataChange } from '../domain/changes.ts';
 
-type Message = { type: 'task'; userId: string; event: TaskEvent } | { type: 'cancel'; taskId: string };
+type Message = { type: 'task'; userId: string; event: TaskEvent } | { type: 'cancel'; taskId: string } | { type: 'change'; change: DataChange };
 
 export interface TaskEventBus {
   publish(userId: string, event: TaskEvent): void;
@@ -18,6 +21,10 @@ export interface TaskEventBus {
   /** Asks whoever runs the task to stop it (the database already says cancelled). */
   requestCancel(taskId: string): void;
   onCancel(listener: (taskId: string) => void): () => void;
+  /** Tells the other processes about a committed data change (nothing to do in one process). */
+  shareChange(change: DataChange): void;
+  /** Changes heard from other processes, and `reset` when hearing them stops or resumes. */
+  onSharedChange(listener: (change: DataChange) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -41,7 +48,8 @@ class LocalDispatch {
   }
   deliver(message: Message): void {
     if (message.type === 'task') this.emitter.emit(`user:${message.userId}`, message.event);
-    else this.emitter.emit('cancel', message.taskId);
+    else if (message.type === 'cancel') this.emitter.emit('cancel', message.taskId);
+    else this.emitter.emit('change', message.change);
   }
   subscribe(userId: string, listener: (event: TaskEvent) => void): () => void {
     this.emitter.on(`user:${userId}`, listener);
@@ -50,6 +58,10 @@ class LocalDispatch {
   onCancel(listener: (taskId: string) => void): () => void {
     this.emitter.on('cancel', listener);
     return () => this.emitter.off('cancel', listener);
+  }
+  onChange(listener: (change: DataChange) => void): () => void {
+    this.emitter.on('change', listener);
+    return () => this.emitter.off('change', listener);
   }
 }
 
@@ -60,6 +72,8 @@ export function createLocalEventBus(): TaskEventBus {
     subscribe: (userId, listener) => local.subscribe(userId, listener),
     requestCancel: (taskId) => local.deliver({ type: 'cancel', taskId }),
     onCancel: (listener) => local.onCancel(listener),
+    shareChange: () => {},
+    onSharedChange: () => () => {},
     close: async () => {},
   };
 }
@@ -74,7 +88,11 @@ export function createRedisEventBus(redisUrl: string): TaskEventBus {
   const logError = (err: Error) => console.error('task events (redis):', err.message);
   pub.on('error', logError);
   sub.on('error', logError);
-  void sub.subscribe(EVENTS_CHANNEL).catch(logError);
+  // Subscribed on every (re)connection. While the subscription is down, other nodes' changes go
+  // unheard: caches empty themselves and serve nothing until it is back.
+  const reset = (live: boolean) => local.deliver({ type: 'change', change: { kind: 'reset', live } });
+  sub.on('ready', () => void sub.subscribe(EVENTS_CHANNEL).then(() => reset(true), logError));
+  sub.on('close', () => reset(false));
   sub.on('message', (_channel: string, raw: string) => {
     try {
       local.deliver(JSON.parse(raw) as Message);
@@ -88,8 +106,25 @@ export function createRedisEventBus(redisUrl: string): TaskEventBus {
     subscribe: (userId, listener) => local.subscribe(userId, listener),
     requestCancel: (taskId) => send({ type: 'cancel', taskId }),
     onCancel: (listener) => local.onCancel(listener),
+    shareChange: (change) => send({ type: 'change', change }),
+    onSharedChange: (listener) => local.onChange(listener),
     async close() {
       await Promise.allSettled([sub.quit(), pub.quit()]);
     },
+  };
+}
+
+/**
+ * Links a process's data changes (domain/changes.ts) to the other processes through the bus:
+ * what is announced here is shared, what others share is announced here. Returns the unlink.
+ */
+export function relayChanges(db: Database, bus: TaskEventBus): () => void {
+  const offLocal = onChange(db, (change, remote) => {
+    if (!remote) bus.shareChange(change);
+  });
+  const offShared = bus.onSharedChange((change) => announce(db, change, true));
+  return () => {
+    offLocal();
+    offShared();
   };
 }

@@ -6,10 +6,10 @@
  */
 import type { ServerConfig } from '../config.ts';
 import type { Database } from '../db/client.ts';
-import { ModelRegistry, builtinModels } from '../engines/models.ts';
+import { configuredModels, type ModelRegistry } from '../engines/models.ts';
 import { createMediaStorage, type MediaStorage } from '../storage/index.ts';
 import { startTaskWorker } from './bullQueue.ts';
-import { createRedisEventBus } from './taskEvents.ts';
+import { createRedisEventBus, relayChanges } from './taskEvents.ts';
 
 export interface RunningWorker {
   close(): Promise<void>;
@@ -20,8 +20,10 @@ export function runTaskWorker(config: ServerConfig, db: Database, options: { mod
   if (!settings.redisUrl) throw new Error('REDIS_URL is required: workers take their jobs from Redis');
   const events = createRedisEventBus(settings.redisUrl);
   const models =
-    options.models ?? new ModelRegistry(builtinModels({ prices: settings.modelPrices, contentDir: config.contentDir, ...(settings.timeoutMs ? { timeoutMs: settings.timeoutMs } : {}) }));
+    options.models ?? configuredModels(settings, { contentDir: config.contentDir });
   const storage = options.storage ?? createMediaStorage({ dataDir: config.dataDir, s3: settings.s3 });
+  // The servers' caches of task status hear of what this worker changes.
+  const unrelay = relayChanges(db, events);
   const worker = startTaskWorker(
     { db, models, storage, events, settings },
     { redisUrl: settings.redisUrl, queueName: settings.queueName, concurrency: settings.concurrency, lockDurationMs: settings.lockDurationMs },
@@ -29,6 +31,7 @@ export function runTaskWorker(config: ServerConfig, db: Database, options: { mod
   return {
     async close() {
       await worker.close();
+      unrelay();
       await events.close();
     },
   };

@@ -21,10 +21,13 @@ export function createBusinessApi(services: Services) {
   app.onError(handleBusinessError);
   const store = config.generation.redisUrl ? redisRateLimitStore(config.generation.redisUrl) : memoryRateLimitStore();
   services.generation.onStop(() => store.close());
-  app.use('*', bodyLimit({ maxSize: config.generation.uploadLimitBytes, onError: (c) => openAIError(c, 'PAYLOAD_TOO_LARGE', 413) }));
+  // Reads have no body to limit nor Idempotency-Key to honour, and skip both: a status poll is the
+  // busiest request there is (asking a GET for its body would even build a whole Request).
+  const WRITES = ['POST', 'PUT', 'PATCH', 'DELETE'];
+  app.on(WRITES, '*', bodyLimit({ maxSize: config.generation.uploadLimitBytes, onError: (c) => openAIError(c, 'PAYLOAD_TOO_LARGE', 413) }));
   app.use('*', apiKeyAuth(services));
   app.use('*', rateLimit(store, config.generation.rateLimit));
-  app.use('*', idempotency(services));
+  app.post('*', idempotency(services));
 
   app.route('/models', modelApi(services));
   app.route('/images', imageApi(services));

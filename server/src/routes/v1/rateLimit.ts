@@ -31,23 +31,56 @@ export function memoryRateLimitStore(): RateLimitStore {
   };
 }
 
+/** Adds a batch of requests to a window's count, and starts the window's expiry with its first. */
+const HIT = `local n = redis.call('INCRBY', KEYS[1], ARGV[1])
+if n == tonumber(ARGV[1]) then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return n`;
+
+type RedisWithHit = Redis & { rateLimitHit(key: string, requests: number, ttlMs: number): Promise<number> };
+
+interface Batch {
+  ttlMs: number;
+  waiting: { resolve(count: number): void; reject(err: Error): void }[];
+}
+
+/**
+ * Counts in Redis, as exactly as one INCR per request would: the requests of one turn of the event
+ * loop are added to their window's count together (one command per key, not per request), and
+ * each is given its own place in the count.
+ */
 export function redisRateLimitStore(redisUrl: string): RateLimitStore {
-  let redis: Redis | null = null;
+  let redis: RedisWithHit | null = null;
   const connect = () => {
     if (!redis) {
-      redis = new Redis(redisUrl, { maxRetriesPerRequest: 2 });
+      redis = new Redis(redisUrl, { maxRetriesPerRequest: 2, enableAutoPipelining: true }) as RedisWithHit;
+      redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT });
       redis.on('error', (err: Error) => console.error('rate limits (redis):', err.message));
     }
     return redis;
   };
+  const batches = new Map<string, Batch>();
+  const flush = () => {
+    const due = [...batches];
+    batches.clear();
+    for (const [name, { ttlMs, waiting }] of due) {
+      connect()
+        .rateLimitHit(name, waiting.length, ttlMs)
+        .then(
+          (total) => waiting.forEach((w, i) => w.resolve(Number(total) - waiting.length + i + 1)),
+          (err: Error) => waiting.forEach((w) => w.reject(err)),
+        );
+    }
+  };
   return {
-    async hit(key, windowStart, windowMs) {
-      const redis = connect();
+    hit(key, windowStart, windowMs) {
       const name = `atelier:ratelimit:${key}:${windowStart}`;
-      const results = await redis.multi().incr(name).pexpire(name, windowMs + 1000).exec();
-      const [err, count] = results?.[0] ?? [new Error('no answer'), 0];
-      if (err) throw err;
-      return Number(count);
+      let batch = batches.get(name);
+      if (!batch) {
+        if (batches.size === 0) setImmediate(flush);
+        batches.set(name, (batch = { ttlMs: windowMs + 1000, waiting: [] }));
+      }
+      const waiting = batch.waiting;
+      return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
     },
     async close() {
       await redis?.quit().catch(() => undefined);

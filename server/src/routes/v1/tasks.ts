@@ -7,8 +7,9 @@ import { z } from 'zod';
 import { isErrorCode } from '@atelier/api';
 import { Visibility, VideoStyle } from '@atelier/api/schemas';
 import type { TaskRow } from '../../db/schema.ts';
+import { cacheMaxAgeMs, ReadThroughCache } from '../../domain/changes.ts';
 import { DomainError, notFound } from '../../domain/errors.ts';
-import { cursorOf, getOwnTask, listOwnTasks, mediaOf } from '../../domain/tasks.ts';
+import { cursorOf, getOwnTask, getTask, listOwnTasks, mediaOf } from '../../domain/tasks.ts';
 import { errorMessage, requestLanguage } from '../../http/errorCatalogue.ts';
 import type { ApiKeyEnv } from '../../http/apiKeyAuth.ts';
 import type { Services } from '../../services.ts';
@@ -91,6 +92,9 @@ async function readBody(c: Context): Promise<Record<string, unknown>> {
 export function taskApi(services: Services, kind: Kind) {
   const { db, generation } = services;
   const app = new Hono<ApiKeyEnv>();
+  // Status polls read task rows from a cache that every write to a task clears before it returns
+  // (domain/changes.ts), so a poll never answers with a state the task has already left.
+  const rows = new ReadThroughCache<TaskRow>(db, { maxAgeMs: cacheMaxAgeMs(services.config), stale: (change) => (change.kind === 'task' ? change.id : null) });
   const user = (c: Context<ApiKeyEnv>) => c.get('apiKey').userId;
   const own = async (c: Context<ApiKeyEnv>) => {
     const task = await getOwnTask(db, user(c), c.req.param('id')!);
@@ -151,7 +155,13 @@ export function taskApi(services: Services, kind: Kind) {
     return c.json({ object: 'list', data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: page.nextCursor !== null }, 200);
   });
 
-  app.get('/:id{[0-9a-f-]{36}}', async (c) => c.json(taskObject(c, await own(c)), 200));
+  app.get('/:id{[0-9a-f-]{36}}', async (c) => {
+    const id = c.req.param('id');
+    const task = await rows.get(id, () => getTask(db, id));
+    if (!task || task.userId !== user(c)) throw notFound('task');
+    if (task.kind !== kind) throw notFound(kind);
+    return c.json(taskObject(c, task), 200);
+  });
 
   app.delete('/:id{[0-9a-f-]{36}}', async (c) => {
     const task = await own(c);

@@ -1,8 +1,9 @@
 /**
  * Frames of a procedural video. The scene is planned once and its still parts (sky, each terrain
- * layer, water, figure) are drawn once onto an overscanned canvas each; every frame then films
- * them with the style's camera (each layer shifted by its own parallax), draws what moves (clouds,
- * birds, glitter, particles, shapes), and grades the result with fresh grain.
+ * layer, water, figure) are drawn once onto an overscanned canvas each, and each cloud onto a
+ * sprite of its own (clouds only drift); every frame then films them with the style's camera
+ * (each layer shifted by its own parallax), draws what moves (birds, glitter, particles, shapes),
+ * and grades the result with fresh grain.
  */
 import type { Canvas, SKRSContext2D } from '@napi-rs/canvas';
 import type { VideoRequest } from '../../types.ts';
@@ -26,6 +27,7 @@ import {
   drawTerrainLayer,
   drawWater,
   planScene,
+  type Cloud,
   type ScenePlan,
 } from '../../procedural/scene.ts';
 import { traitsForStyle, VIDEO_STYLE_SPECS, type Camera, type VideoStyleSpec } from './styles.ts';
@@ -40,6 +42,52 @@ interface Layer {
   pv: number;
   /** First row with anything drawn: rows above it are transparent and not drawn each frame. */
   top: number;
+}
+
+/** A cloud drawn once where `drawClouds` puts it at time 0, cropped to what it covers. */
+interface CloudSprite {
+  cloud: Cloud;
+  canvas: Canvas;
+  /** Where the sprite's top-left corner sits at time 0, in overscan space. */
+  x: number;
+  y: number;
+}
+
+/** The centre `drawClouds` gives a cloud at `time`: its drift, wrapped over 1.3 widths (the same formula). */
+function cloudX(c: Cloud, time: number, speed: number, w: number): number {
+  let cx = ((c.x + time * speed * (0.5 + (c.seed % 100) / 200)) % 1.3) * w;
+  if (cx < -0.15 * w) cx += 1.3 * w;
+  return cx;
+}
+
+/** The smallest rectangle holding every non-transparent pixel of a canvas, or null if there is none. */
+function opaqueBounds(canvas: Canvas): { x: number; y: number; w: number; h: number } | null {
+  const px = canvas.data();
+  const words = new Uint32Array(px.buffer, px.byteOffset, px.byteLength >> 2);
+  const w = canvas.width;
+  let minX = w;
+  let minY = -1;
+  let maxX = -1;
+  let maxY = -1;
+  for (let y = 0; y < canvas.height; y++) {
+    const row = y * w;
+    let first = -1;
+    for (let x = 0; x < w; x++) {
+      // Premultiplied: a transparent pixel is all zero.
+      if (words[row + x] !== 0) {
+        first = x;
+        break;
+      }
+    }
+    if (first < 0) continue;
+    let last = w - 1;
+    while (words[row + last] === 0) last--;
+    if (minY < 0) minY = y;
+    maxY = y;
+    if (first < minX) minX = first;
+    if (last > maxX) maxX = last;
+  }
+  return minY < 0 ? null : { x: minX, y: minY, w: maxX - minX + 1, h: maxY - minY + 1 };
 }
 
 /** The first row of a canvas that has a non-transparent pixel (sampled every 4th column). */
@@ -65,6 +113,7 @@ export class FrameRenderer {
   private readonly ow: number;
   private readonly oh: number;
   private readonly layers: Layer[] = [];
+  private readonly clouds: CloudSprite[] = [];
   private readonly gradePlan: GradePlan;
   private readonly seed: number;
   private readonly dir: number;
@@ -135,6 +184,24 @@ export class FrameRenderer {
       drawFigure(fig.ctx, plan, ow, oh);
       this.layers.push({ canvas: fig.canvas, px: 0.9 * par, pv: 0.9, top: firstOpaqueRow(fig.canvas) });
     }
+    // Drawing clouds (gradient-filled discs) costs more than the rest of a frame's scene; as
+    // sprites they cost a copy each. Each is drawn centred on a canvas twice the overscan width,
+    // so that what lies outside the frame at first is there when it drifts in.
+    if (plan.clouds.length > 0) {
+      const board = canvasOf(2 * ow, oh);
+      for (const cloud of plan.clouds) {
+        const shift = ow - cloudX(cloud, 0, 0, ow);
+        board.ctx.setTransform(1, 0, 0, 1, 0, 0);
+        board.ctx.clearRect(0, 0, 2 * ow, oh);
+        board.ctx.translate(shift, 0);
+        drawClouds(board.ctx, { ...plan, clouds: [cloud] }, ow, oh, 0, 0);
+        const box = opaqueBounds(board.canvas);
+        if (!box) continue;
+        const sprite = canvasOf(box.w, box.h);
+        sprite.ctx.drawImage(board.canvas, box.x, box.y, box.w, box.h, 0, 0, box.w, box.h);
+        this.clouds.push({ cloud, canvas: sprite.canvas, x: box.x - shift, y: box.y });
+      }
+    }
   }
 
   /** Sets the transform that films overscan space with the camera at a given parallax. */
@@ -173,9 +240,12 @@ export class FrameRenderer {
         this.film(cam, sky.px, sky.pv);
         ctx.drawImage(sky.canvas, 0, 0);
       }
-      if (plan.clouds.length > 0) {
+      if (this.clouds.length > 0) {
         this.film(cam, 0.15 * spec.parallax, 0.15);
-        drawClouds(ctx, plan, ow, oh, sec, spec.cloudSpeed);
+        for (const c of this.clouds) {
+          const drift = cloudX(c.cloud, sec, spec.cloudSpeed, ow) - cloudX(c.cloud, 0, 0, ow);
+          ctx.drawImage(c.canvas, c.x + drift, c.y);
+        }
       }
       if (plan.birds) {
         this.film(cam, 0.25, 0.25);
