@@ -19,7 +19,8 @@ const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disabl
 
 async function serve(deployDir: string): Promise<{ url: string; stop: () => void }> {
   const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'server', 'src', 'main.ts')], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ATELIER_DEPLOY_DIR: deployDir },
+    // Each server owns its embedded database, so the two never wait on each other's lock.
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ATELIER_DEPLOY_DIR: deployDir, ATELIER_DATA_DIR: mkdtempSync(join(tmpdir(), 'atelier-bench-data-')) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise<string>((resolve, reject) => {
