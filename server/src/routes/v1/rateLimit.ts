@@ -52,7 +52,7 @@ export function redisRateLimitStore(redisUrl: string): RateLimitStore {
   let redis: RedisWithHit | null = null;
   const connect = () => {
     if (!redis) {
-      redis = new Redis(redisUrl, { maxRetriesPerRequest: 2, enableAutoPipelining: true }) as RedisWithHit;
+      redis = new Redis(redisUrl, { maxRetriesPerRequest: 2 }) as RedisWithHit;
       redis.defineCommand('rateLimitHit', { numberOfKeys: 1, lua: HIT });
       redis.on('error', (err: Error) => console.error('rate limits (redis):', err.message));
     }

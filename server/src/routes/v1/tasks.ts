@@ -47,6 +47,18 @@ export function taskObject(c: Context, task: TaskRow) {
   };
 }
 
+/**
+ * The body of a status poll. Without an error (whose message is in the caller's language) it is
+ * the same for every caller, so it is serialised once per row the cache holds.
+ */
+const bodies = new WeakMap<TaskRow, string>();
+function taskJson(c: Context, task: TaskRow): string {
+  if (task.errorCode) return JSON.stringify(taskObject(c, task));
+  let body = bodies.get(task);
+  if (body === undefined) bodies.set(task, (body = JSON.stringify(taskObject(c, task))));
+  return body;
+}
+
 const Seconds = z.union([z.number(), z.string().regex(/^\d+(\.\d+)?$/).transform(Number)]);
 const Int = z.union([z.number().int(), z.string().regex(/^\d+$/).transform(Number)]);
 
@@ -160,7 +172,7 @@ export function taskApi(services: Services, kind: Kind) {
     const task = await rows.get(id, () => getTask(db, id));
     if (!task || task.userId !== user(c)) throw notFound('task');
     if (task.kind !== kind) throw notFound(kind);
-    return c.json(taskObject(c, task), 200);
+    return c.body(taskJson(c, task), 200, { 'content-type': 'application/json' });
   });
 
   app.delete('/:id{[0-9a-f-]{36}}', async (c) => {
